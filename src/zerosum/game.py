@@ -1,0 +1,309 @@
+"""The Game protocol, players, outcomes, score constants and the error taxonomy.
+
+This module is the contract between games and algorithms. It mirrors the formalisation
+every textbook uses: states ``S``, the player to move ``P(s)``, actions ``A(s)``, the
+transition ``T(s, a)`` and the utility ``u(s, p)``. It imports nothing but the standard
+library, so that ``search/`` and every game can depend on it alone.
+
+Conventions that hold everywhere:
+
+* States are immutable values; :meth:`Game.result` returns a new state.
+* Scores are integers in negamax orientation (a value is for the side to move). The
+  search scores a win in ``n`` plies as ``WIN - n`` and a loss in ``n`` plies as
+  ``-(WIN - n)``, so faster wins and slower losses are preferred. No floats, no
+  infinities: :data:`INFINITY` is an integer larger than every score.
+* :meth:`Game.result` is unchecked and fast; the checked, user-facing layer
+  (``parse_move``, :func:`play`) raises a :class:`ValueError` subclass naming the input
+  and the state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+__all__ = [
+    "DRAW",
+    "INFINITY",
+    "MAX_PLY",
+    "WIN",
+    "WIN_THRESHOLD",
+    "Evaluating",
+    "Game",
+    "GameInfo",
+    "IllegalMoveError",
+    "InvalidGameError",
+    "InvalidMoveError",
+    "InvalidStateError",
+    "Keyed",
+    "MissingCapabilityError",
+    "Notation",
+    "Outcome",
+    "Player",
+    "ZerosumError",
+    "describe_state",
+    "is_win_score",
+    "loss_in",
+    "other",
+    "outcome",
+    "play",
+    "plies_to_end",
+    "win_in",
+]
+
+S = TypeVar("S")
+A = TypeVar("A")
+S_contra = TypeVar("S_contra", contravariant=True)
+
+Player = int
+"""A player: 0 moves first (the maximiser in max/min form), 1 moves second."""
+
+
+def other(player: Player) -> Player:
+    """Return the opponent of ``player``."""
+    return 1 - player
+
+
+# --------------------------------------------------------------------------- scores
+
+WIN = 100_000_000
+"""The score of a win on the spot; a win in ``n`` plies scores ``WIN - n``."""
+
+MAX_PLY = 10_000
+"""The longest line any search follows; it sizes the band of win scores."""
+
+WIN_THRESHOLD = WIN - MAX_PLY
+"""Scores with an absolute value of at least this are proven wins or losses."""
+
+INFINITY = 1_000_000_000
+"""An integer above every score, used as the open end of an (alpha, beta) window.
+
+It stays below 2**30 so that CPython keeps window arithmetic on one-digit integers."""
+
+DRAW = 0
+"""The score of a draw."""
+
+
+def win_in(plies: int) -> int:
+    """Return the score of a win reached ``plies`` plies from now."""
+    return WIN - plies
+
+
+def loss_in(plies: int) -> int:
+    """Return the score of a loss suffered ``plies`` plies from now."""
+    return plies - WIN
+
+
+def is_win_score(score: int) -> bool:
+    """Tell whether ``score`` is a proven win or loss rather than a heuristic value."""
+    return score >= WIN_THRESHOLD or score <= -WIN_THRESHOLD
+
+
+def plies_to_end(score: int) -> int:
+    """Return how many plies a proven win or loss ``score`` takes to reach the end.
+
+    Raises ``ValueError`` when ``score`` is not in the win band."""
+    if not is_win_score(score):
+        raise ValueError(f"score {score} is not a proven win or loss")
+    return WIN - abs(score)
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class ZerosumError(ValueError):
+    """Base of every error zerosum raises for bad input; a :class:`ValueError`."""
+
+
+class InvalidMoveError(ZerosumError):
+    """A move's text cannot be read (a syntax error), e.g. ``"z9"`` on a 3x3 board."""
+
+
+class IllegalMoveError(ZerosumError):
+    """A move is well formed but the rules forbid it in this state."""
+
+
+class InvalidStateError(ZerosumError):
+    """A position's text cannot be read, or describes a position that cannot exist."""
+
+
+class InvalidGameError(ZerosumError):
+    """A game's definition is malformed: a tree file, a heap list, a subtraction set."""
+
+
+class MissingCapabilityError(ZerosumError):
+    """An algorithm needs a capability the game does not offer.
+
+    For example a depth-limited search reached its cut-off on a game without
+    ``evaluate``."""
+
+
+# --------------------------------------------------------------------------- metadata
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """What a game declares about itself, once, for algorithms and interfaces.
+
+    ``win_loss`` says the utility is only the sign of the outcome (+1, 0, -1): the
+    engine then scores a win by its distance (``WIN - plies``). Otherwise the utility is
+    a number of points the search returns as it is (a tree's leaf, a stone game's
+    margin). ``solved_value`` is the known value of the start position for the first
+    player, in utility units, where one is known.
+    """
+
+    name: str
+    title: str
+    players: tuple[str, str] = ("first", "second")
+    impartial: bool = False
+    utility_range: tuple[int, int] = (-1, 1)
+    win_loss: bool = True
+    solved_value: int | None = None
+    board_size: tuple[int, int] | None = None
+    description: str = ""
+
+
+# --------------------------------------------------------------------------- protocol
+
+
+@runtime_checkable
+class Game(Protocol[S, A]):
+    """A two-player, zero-sum, perfect-information game.
+
+    The six methods are all an algorithm may assume. Optional capabilities are separate
+    protocols (:class:`Evaluating`, :class:`Keyed`, :class:`Notation`, and the ordering,
+    quiescence and solving hooks the engine documents), discovered once per search with
+    ``getattr``, never per node.
+    """
+
+    info: GameInfo
+
+    def initial_state(self) -> S:
+        """Return the start state."""
+        ...
+
+    def to_move(self, state: S) -> Player:
+        """Return the player to move in ``state``: 0 or 1."""
+        ...
+
+    def actions(self, state: S) -> Sequence[A]:
+        """Return the legal moves in ``state`` in a stable order (empty when terminal)."""
+        ...
+
+    def result(self, state: S, action: A) -> S:
+        """Return the state after ``action``; unchecked and fast, for the search."""
+        ...
+
+    def is_terminal(self, state: S) -> bool:
+        """Tell whether the game is over in ``state``."""
+        ...
+
+    def utility(self, state: S, player: Player) -> int:
+        """Return the final payoff of terminal ``state`` for ``player``; zero-sum."""
+        ...
+
+
+class Evaluating(Protocol[S_contra]):
+    """A game that can estimate a non-terminal state, for depth-limited search."""
+
+    def evaluate(self, state: S_contra) -> int:
+        """Return a heuristic value of ``state`` for the side to move.
+
+        It must lie strictly inside the win band (``abs(value) < WIN_THRESHOLD``)."""
+        ...
+
+
+class Keyed(Protocol[S_contra]):
+    """A game that gives each state a hashable key including the side to move."""
+
+    def key(self, state: S_contra) -> Hashable:
+        """Return a key equal for equal positions; preferably an ``int``."""
+        ...
+
+
+class Notation(Protocol[S, A]):
+    """The checked, user-facing layer: reading and writing moves and positions."""
+
+    def parse_move(self, state: S, text: str) -> A:
+        """Read ``text`` as a legal move in ``state``.
+
+        Raises :class:`InvalidMoveError` for text that is not a move and
+        :class:`IllegalMoveError` for a move the rules forbid here."""
+        ...
+
+    def format_move(self, state: S, action: A) -> str:
+        """Write ``action`` (legal in ``state``) in the game's notation."""
+        ...
+
+    def parse_state(self, text: str) -> S:
+        """Read a position; raises :class:`InvalidStateError`."""
+        ...
+
+    def format_state(self, state: S) -> str:
+        """Write ``state`` so that :meth:`parse_state` reads it back."""
+        ...
+
+    def render(self, state: S) -> str:
+        """Draw ``state`` as text for a person."""
+        ...
+
+
+def describe_state(game: Any, state: Any) -> str:
+    """Return a short text naming ``state`` for error messages.
+
+    It uses the game's ``format_state`` when it has one, else ``repr``."""
+    formatter = getattr(game, "format_state", None)
+    if formatter is not None:
+        try:
+            text = formatter(state)
+        except Exception:  # an error message must never raise in turn
+            text = repr(state)
+    else:
+        text = repr(state)
+    return text if text else "the start position"
+
+
+def play(game: Any, state: S, text: str) -> S:
+    """Apply the move written as ``text`` to ``state``, checked: the user-facing path.
+
+    Raises :class:`InvalidMoveError` or :class:`IllegalMoveError` naming the move and the
+    state; the state passed in is never changed (states are values)."""
+    parse_move = getattr(game, "parse_move", None)
+    if parse_move is None:
+        raise MissingCapabilityError(f"game {game.info.name!r} has no move notation (parse_move)")
+    if game.is_terminal(state):
+        raise IllegalMoveError(
+            f"illegal move {text!r}: the game is over in {describe_state(game, state)}"
+        )
+    return game.result(state, parse_move(state, text))  # type: ignore[no-any-return]
+
+
+# --------------------------------------------------------------------------- outcome
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended: the winner (``None`` for a draw) and the payoffs."""
+
+    winner: Player | None
+    payoffs: tuple[int, int] = field(default=(0, 0))
+
+    def result(self) -> str:
+        """Return the result in the usual notation: ``1-0``, ``0-1`` or ``1/2-1/2``."""
+        if self.winner is None:
+            return "1/2-1/2"
+        return "1-0" if self.winner == 0 else "0-1"
+
+
+def outcome(game: Game[S, Any], state: S) -> Outcome | None:
+    """Return the :class:`Outcome` of ``state``, or ``None`` while the game goes on."""
+    if not game.is_terminal(state):
+        return None
+    first = game.utility(state, 0)
+    payoffs = (first, game.utility(state, 1))
+    if first > 0:
+        return Outcome(0, payoffs)
+    if first < 0:
+        return Outcome(1, payoffs)
+    return Outcome(None, payoffs)

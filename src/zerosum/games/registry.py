@@ -1,0 +1,105 @@
+"""The registry of built-in games: a name, a summary and where the game's factory lives.
+
+A game is added to zerosum by writing its module and one :class:`Entry` below; the CLI,
+the conformance test and the interfaces find it here. Modules are imported only when a
+game is made, so listing the games stays cheap.
+
+A game is named by a *spec*: its registry name, optionally followed by options, e.g.
+``tictactoe``, ``mnk:m=4,n=4,k=3`` or ``connect4:width=5,height=4``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from zerosum.game import InvalidGameError
+
+__all__ = ["ENTRIES", "Entry", "entry", "make", "names", "parse_spec"]
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One registered game: its name, a one-line summary and its factory's location.
+
+    ``target`` is ``"module:attribute"``; the attribute is a callable that takes the
+    game's options as keyword arguments and returns the game."""
+
+    name: str
+    target: str
+    summary: str
+
+    def factory(self) -> Callable[..., Any]:
+        """Import and return the callable that makes this game."""
+        module_name, _, attribute = self.target.partition(":")
+        factory: Callable[..., Any] = getattr(importlib.import_module(module_name), attribute)
+        return factory
+
+
+ENTRIES: tuple[Entry, ...] = (
+    Entry("tree", "zerosum.games.tree:example", "an explicit game tree (option: name=EXAMPLE)"),
+    Entry("tictactoe", "zerosum.games.mnk:tictactoe", "tic-tac-toe, the 3x3 m,n,k-game"),
+    Entry("mnk", "zerosum.games.mnk:MNKGame", "m,n,k-game: k in a row on m x n (m, n, k)"),
+)
+
+_BY_NAME = {e.name: e for e in ENTRIES}
+
+
+def names() -> list[str]:
+    """Return the registered game names in registry order."""
+    return [e.name for e in ENTRIES]
+
+
+def entry(name: str) -> Entry:
+    """Return the registry entry called ``name``; raises :class:`InvalidGameError`."""
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        known = ", ".join(names())
+        raise InvalidGameError(f"unknown game {name!r}; known games: {known}") from None
+
+
+def _option_value(text: str) -> int | str:
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, int | str]]:
+    """Split a spec ``name[:key=value,...]`` into the name and its options.
+
+    Integer-looking values become ``int``. Raises :class:`InvalidGameError` naming the
+    spec when an option is not ``key=value``."""
+    name, _, rest = spec.strip().partition(":")
+    options: dict[str, int | str] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip() or not value.strip():
+            raise InvalidGameError(f"bad option {item!r} in game spec {spec!r}: use key=value")
+        options[key.strip()] = _option_value(value.strip())
+    return name, options
+
+
+def make(spec: str, **options: Any) -> Any:
+    """Make the game named by ``spec`` (``name[:key=value,...]``), with extra ``options``.
+
+    Raises :class:`InvalidGameError` for an unknown name or option, or an option value
+    the game rejects."""
+    name, parsed = parse_spec(spec)
+    parsed.update(options)
+    factory = entry(name).factory()
+    parameters = inspect.signature(factory).parameters
+    unknown = sorted(set(parsed) - set(parameters))
+    if unknown:
+        accepted = ", ".join(p for p in parameters if p != "self") or "none"
+        raise InvalidGameError(
+            f"unknown option {unknown[0]!r} for game {name!r}; accepted options: {accepted}"
+        )
+    try:
+        return factory(**parsed)
+    except TypeError as error:  # a value of the wrong kind, e.g. m=three
+        raise InvalidGameError(f"bad options for game {name!r}: {error}") from None
