@@ -12,6 +12,9 @@ Conventions that hold everywhere:
   search scores a win in ``n`` plies as ``WIN - n`` and a loss in ``n`` plies as
   ``-(WIN - n)``, so faster wins and slower losses are preferred. No floats, no
   infinities: :data:`INFINITY` is an integer larger than every score.
+* Players alternate: ``to_move(result(s, a)) != to_move(s)``. A game where a player
+  must pass (othello) models the pass as a move. This is what lets negamax negate every
+  child's value and the max/min forms alternate by ply; the conformance test checks it.
 * :meth:`Game.result` is unchecked and fast; the checked, user-facing layer
   (``parse_move``, :func:`play`) raises a :class:`ValueError` subclass naming the input
   and the state.

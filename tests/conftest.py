@@ -1,0 +1,146 @@
+"""Shared helpers: hypothesis strategies for game trees, an independent minimax, and
+observers and wrappers for watching the textbook searches on explicit trees."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from hypothesis import strategies as st
+
+from zerosum.game import GameInfo
+from zerosum.games.tree import TreeGame
+
+LEAF_VALUES = st.integers(-9, 9)  # a narrow range, so that ties are common
+
+# Uniform trees are kept to at most 1024 leaves: the widest branching for each depth.
+UNIFORM_BRANCHING = {1: 5, 2: 5, 3: 5, 4: 5, 5: 4, 6: 3}
+
+
+@st.composite
+def trees(
+    draw: st.DrawFn,
+    max_depth: int = 6,
+    max_branching: int = 5,
+    estimates: bool = False,
+    max_nodes: int = 150,
+) -> Any:
+    """A ragged tree as nested lists (dicts with an ``estimate`` when ``estimates``).
+
+    The root is always an inner node; past ``max_nodes`` nodes every new node is a leaf."""
+    height = draw(st.integers(1, max_depth))
+    budget = [max_nodes]
+
+    def node(depth: int) -> Any:
+        budget[0] -= 1
+        if depth == height or (depth > 0 and (budget[0] <= 0 or draw(st.booleans()))):
+            return draw(LEAF_VALUES)
+        kids = [node(depth + 1) for _ in range(draw(st.integers(1, max_branching)))]
+        if estimates:
+            return {"children": kids, "estimate": draw(LEAF_VALUES)}
+        return kids
+
+    return node(0)
+
+
+@st.composite
+def uniform_trees(draw: st.DrawFn) -> tuple[int, int, Any]:
+    """``(branching, depth, tree)``: every inner node has ``branching`` children and
+    every leaf is at ``depth``."""
+    depth = draw(st.integers(1, 6))
+    branching = draw(st.integers(1, UNIFORM_BRANCHING[depth]))
+    leaves = iter(draw(st.lists(LEAF_VALUES, min_size=branching**depth, max_size=branching**depth)))
+
+    def node(level: int) -> Any:
+        if level == depth:
+            return next(leaves)
+        return [node(level + 1) for _ in range(branching)]
+
+    return branching, depth, node(0)
+
+
+def minimax_value(tree: Any, depth: int | None = None, maximise: bool = True) -> int:
+    """The minimax value of a nested-list tree for the root player, written directly on
+    the input (not through :class:`TreeGame`): an oracle independent of the code tested.
+
+    With a ``depth`` limit an inner node at the limit scores its ``estimate``."""
+    if isinstance(tree, dict):
+        if depth == 0:
+            return int(tree["estimate"])
+        tree = tree["children"]
+    if not isinstance(tree, list):
+        return int(tree)
+    below = None if depth is None else depth - 1
+    values = [minimax_value(kid, below, not maximise) for kid in tree]
+    return max(values) if maximise else min(values)
+
+
+def chain(length: int, estimate: int | None = None) -> Any:
+    """A tree that is a single line of ``length`` moves ending in a leaf worth 1, its
+    inner nodes carrying ``estimate`` when one is given."""
+    tree: Any = 1
+    for _ in range(length):
+        tree = [tree] if estimate is None else {"children": [tree], "estimate": estimate}
+    return tree
+
+
+class NodeLog:
+    """An observer that logs, by node number of a :class:`TreeGame`, what a search did:
+    the nodes entered (in order) with their windows and values, the leaves valued, and
+    the nodes at the top of every skipped branch."""
+
+    def __init__(self, game: TreeGame, root: int = 0) -> None:
+        self.game = game
+        self.root = root
+        self.stack: list[int] = []
+        self.visited: list[int] = []
+        self.windows: dict[int, tuple[int, int] | None] = {}
+        self.values: dict[int, int] = {}
+        self.leaves: list[int] = []
+        self.pruned: list[int] = []
+
+    def enter(self, move: Any, window: tuple[int, int] | None) -> None:
+        node = self.root if move is None else self.game.result(self.stack[-1], move)
+        self.stack.append(node)
+        self.visited.append(node)
+        self.windows[node] = window
+
+    def leave(self, value: int, leaf: bool) -> None:
+        node = self.stack.pop()
+        self.values[node] = value
+        if leaf:
+            self.leaves.append(node)
+
+    def prune(self, skipped: Sequence[Any], alpha: int, beta: int) -> None:
+        self.pruned.extend(self.game.result(self.stack[-1], move) for move in skipped)
+
+    def paths(self, nodes: Sequence[int]) -> list[str]:
+        """The nodes written as paths of labels."""
+        return [self.game.format_state(node) for node in nodes]
+
+
+class Bare:
+    """A game offering the six protocol methods of ``game`` and nothing else: no
+    ``evaluate``, no ``subtree_size``, no notation."""
+
+    def __init__(self, game: TreeGame) -> None:
+        self.game = game
+        self.info: GameInfo = game.info
+
+    def initial_state(self) -> int:
+        return self.game.initial_state()
+
+    def to_move(self, state: int) -> int:
+        return self.game.to_move(state)
+
+    def actions(self, state: int) -> tuple[int, ...]:
+        return self.game.actions(state)
+
+    def result(self, state: int, action: int) -> int:
+        return self.game.result(state, action)
+
+    def is_terminal(self, state: int) -> bool:
+        return self.game.is_terminal(state)
+
+    def utility(self, state: int, player: int) -> int:
+        return self.game.utility(state, player)

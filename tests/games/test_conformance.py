@@ -1,0 +1,123 @@
+"""One conformance test over every registered game (the OpenSpiel habit).
+
+Whatever a game is, it must keep the protocol's promises: immutable states, players who alternate, a stable
+order of legal moves, zero-sum utilities inside the declared range, a terminal state at
+the end of every random playout, keys that include the side to move, evaluations inside
+the win band, ordering hints that are a permutation of the legal moves, and a checked
+notation layer whose format and parse round-trip.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from zerosum.game import WIN_THRESHOLD, ZerosumError, outcome
+from zerosum.games import registry
+
+PLAYOUTS = 12
+MAX_PLIES = 400
+
+
+def _playouts(game: Any, seed: int) -> list[list[Any]]:
+    """Random games from the start: each a list of the states visited, in order."""
+    rng = random.Random(seed)
+    lines = []
+    for _ in range(PLAYOUTS):
+        state = game.initial_state()
+        line = [state]
+        while not game.is_terminal(state):
+            assert len(line) < MAX_PLIES, f"{game.info.name}: a playout did not end"
+            state = game.result(state, rng.choice(list(game.actions(state))))
+            line.append(state)
+        lines.append(line)
+    return lines
+
+
+@pytest.fixture(params=registry.names())
+def game(request: pytest.FixtureRequest) -> Any:
+    return registry.make(request.param)
+
+
+def test_metadata(game: Any) -> None:
+    info = game.info
+    low, high = info.utility_range
+    assert info.name and info.title and len(info.players) == 2
+    assert low <= high and low > -WIN_THRESHOLD and high < WIN_THRESHOLD
+    if info.win_loss:
+        assert (low, high) == (-1, 1)
+    if info.solved_value is not None:
+        assert low <= info.solved_value <= high
+
+
+def test_rules_hold_along_random_playouts(game: Any) -> None:
+    low, high = game.info.utility_range
+    for line in _playouts(game, seed=1):
+        for state in line[:-1]:
+            moves = list(game.actions(state))
+            assert moves, "a state that is not terminal has a legal move"
+            assert moves == list(game.actions(state)), "actions are in a stable order"
+            assert game.to_move(state) in (0, 1)
+            for move in moves:
+                before = repr(state)
+                child = game.result(state, move)
+                assert repr(state) == before, "result must not change its argument"
+                assert game.to_move(child) != game.to_move(state), "players alternate"
+        end = line[-1]
+        assert list(game.actions(end)) == []
+        first, second = game.utility(end, 0), game.utility(end, 1)
+        assert first == -second, "utilities are zero-sum"
+        assert low <= first <= high
+        result = outcome(game, end)
+        assert result is not None and result.payoffs == (first, second)
+
+
+def test_keys_identify_positions(game: Any) -> None:
+    key = getattr(game, "key", None)
+    if key is None:
+        pytest.skip(f"{game.info.name} declares no key()")
+    seen: dict[Any, tuple[int, str]] = {}
+    for line in _playouts(game, seed=2):
+        for state in line:
+            hash(key(state))
+            signature = (game.to_move(state), repr(sorted(map(repr, game.actions(state)))))
+            assert seen.setdefault(key(state), signature) == signature
+
+
+def test_evaluation_stays_inside_the_win_band(game: Any) -> None:
+    evaluate = getattr(game, "evaluate", None)
+    if evaluate is None:
+        pytest.skip(f"{game.info.name} declares no evaluate()")
+    for line in _playouts(game, seed=3):
+        for state in line[:-1]:
+            try:
+                value = evaluate(state)
+            except ZerosumError:  # a tree node without an estimate says so clearly
+                continue
+            assert isinstance(value, int) and -WIN_THRESHOLD < value < WIN_THRESHOLD
+
+
+def test_ordering_hints_are_permutations(game: Any) -> None:
+    ordered = getattr(game, "ordered_actions", None)
+    if ordered is None:
+        pytest.skip(f"{game.info.name} declares no ordered_actions()")
+    for line in _playouts(game, seed=4):
+        for state in line[:-1]:
+            assert sorted(map(repr, ordered(state))) == sorted(map(repr, game.actions(state)))
+
+
+def test_notation_round_trips(game: Any) -> None:
+    for method in ("parse_move", "format_move", "parse_state", "format_state", "render"):
+        assert callable(getattr(game, method, None)), f"{game.info.name} lacks {method}"
+    for line in _playouts(game, seed=5):
+        for state in line:
+            text = game.format_state(state)
+            assert game.format_state(game.parse_state(text)) == text
+            assert isinstance(game.render(state), str)
+            if game.is_terminal(state):
+                continue
+            for move in game.actions(state):
+                written = game.format_move(state, move)
+                assert game.parse_move(state, written) == move, written
