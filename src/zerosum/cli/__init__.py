@@ -1,0 +1,53 @@
+"""The ``zerosum`` command line: thin commands that parse, call the library and print.
+
+Each command group lives in its own module here and adds its subcommands through a
+``register(commands)`` function listed in :data:`COMMAND_MODULES`; a module is imported
+only to build the parser, and its machinery only when its command runs, so
+``zerosum --help`` starts fast. Every bad argument or input prints one line
+(``zerosum: error: ...``) on standard error and exits with status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from zerosum.cli.common import EXIT_USAGE, Parser
+from zerosum.game import ZerosumError
+
+__all__ = ["COMMAND_MODULES", "build_parser", "main"]
+
+COMMAND_MODULES = ("zerosum.cli.games", "zerosum.cli.tree")
+"""The modules whose ``register`` adds the subcommands, in the order ``--help`` lists them."""
+
+
+def build_parser() -> Parser:
+    """Return the parser of the ``zerosum`` command with every subcommand registered."""
+    parser = Parser(prog="zerosum", description="Adversarial search for two-player zero-sum games.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    commands.required = True
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``zerosum`` command with ``argv`` (default: the process arguments)."""
+    args = build_parser().parse_args(argv)
+    run: Callable[[argparse.Namespace], Any] = args.run
+    try:
+        run(args)
+    except ZerosumError as error:
+        print(f"zerosum: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as error:
+        where = f": {error.filename}" if error.filename else ""
+        print(f"zerosum: error: {error.strerror or error}{where}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    return 0

@@ -1,0 +1,7 @@
+"""``python -m zerosum.cli`` runs the ``zerosum`` command."""
+
+import sys
+
+from zerosum.cli import main
+
+sys.exit(main())

@@ -1,0 +1,46 @@
+"""What every command shares: the one-line-error parser and plain text tables."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from typing import NoReturn
+
+from zerosum.game import ZerosumError
+
+__all__ = ["EXIT_USAGE", "Parser", "UsageError", "count", "table"]
+
+EXIT_USAGE = 2
+"""The exit status of every usage or input error."""
+
+
+class UsageError(ZerosumError):
+    """A command-line argument is wrong in a way argparse cannot see."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, like every other error here."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``message`` on one line and exit with status 2."""
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def count(text: str) -> int:
+    """Read a non-negative integer argument (a depth, a number of games); argparse type."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is negative; give 0 or more")
+    return value
+
+
+def table(rows: Sequence[Sequence[object]], header: Sequence[str]) -> str:
+    """Format ``rows`` as a plain, aligned text table under ``header``."""
+    cells = [[str(c) for c in header], *([str(c) for c in row] for row in rows)]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) for row in cells]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(line.rstrip() for line in lines)
