@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 __all__ = [
     "DRAW",
@@ -32,6 +32,8 @@ __all__ = [
     "MAX_PLY",
     "WIN",
     "WIN_THRESHOLD",
+    "BoardView",
+    "Drawable",
     "Evaluating",
     "Game",
     "GameInfo",
@@ -249,6 +251,30 @@ class Notation(Protocol[S, A]):
 
     def render(self, state: S) -> str:
         """Draw ``state`` as text for a person."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class BoardView(Generic[A]):
+    """A picture of a grid game's state for graphical interfaces (the browser app).
+
+    ``cells`` holds, row by row from the top, the player whose stone is on each cell
+    (``None`` for empty); ``targets`` maps a cell index to the legal move a click on it
+    plays (connect four maps every cell of a column to that column's move); ``last`` is
+    the cell of the latest move, if the state knows it."""
+
+    width: int
+    height: int
+    cells: tuple[Player | None, ...]
+    targets: dict[int, A]
+    last: int | None = None
+
+
+class Drawable(Protocol[S_contra, A]):
+    """A grid game that can describe a state as a :class:`BoardView`."""
+
+    def board(self, state: S_contra) -> BoardView[A]:
+        """Return the picture of ``state``."""
         ...
 
 

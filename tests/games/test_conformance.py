@@ -121,3 +121,19 @@ def test_notation_round_trips(game: Any) -> None:
             for move in game.actions(state):
                 written = game.format_move(state, move)
                 assert game.parse_move(state, written) == move, written
+
+
+def test_board_views_match_the_rules(game: Any) -> None:
+    board = getattr(game, "board", None)
+    if board is None:
+        pytest.skip(f"{game.info.name} draws no board (the app shows its moves as a list)")
+    for line in _playouts(game, seed=6):
+        for state in line:
+            view = board(state)
+            assert len(view.cells) == view.width * view.height
+            assert set(view.cells) <= {None, 0, 1}
+            legal = list(game.actions(state))
+            assert all(0 <= cell < len(view.cells) for cell in view.targets)
+            assert all(move in legal for move in view.targets.values())
+            assert {repr(m) for m in view.targets.values()} == {repr(m) for m in legal}
+            assert view.last is None or 0 <= view.last < len(view.cells)
