@@ -21,6 +21,10 @@ def test_every_entry_imports_and_makes_its_default_game() -> None:
 def test_spec_options_are_parsed_and_passed() -> None:
     assert registry.parse_spec("mnk:m=4, n=4,k=3") == ("mnk", {"m": 4, "n": 4, "k": 3})
     assert registry.parse_spec("tree:name=aima-5.2") == ("tree", {"name": "aima-5.2"})
+    assert registry.parse_spec("nim:heaps=3,4,5,misere=1") == (
+        "nim",
+        {"heaps": "3,4,5", "misere": 1},
+    )
     game = registry.make("mnk:m=4,n=3,k=3")
     assert len(game.actions(game.initial_state())) == 12
 

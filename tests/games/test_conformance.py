@@ -1,10 +1,10 @@
 """One conformance test over every registered game (the OpenSpiel habit).
 
-Whatever a game is, it must keep the protocol's promises: immutable states, players who alternate, a stable
-order of legal moves, zero-sum utilities inside the declared range, a terminal state at
-the end of every random playout, keys that include the side to move, evaluations inside
-the win band, ordering hints that are a permutation of the legal moves, and a checked
-notation layer whose format and parse round-trip.
+Whatever a game is, it must keep the protocol's promises: immutable states, players who
+alternate, a stable order of legal moves, zero-sum utilities inside the declared range,
+a terminal state at the end of every random playout, keys that include the side to move,
+evaluations inside the win band, ordering hints that are a permutation of the legal
+moves, and a checked notation layer whose format and parse round-trip.
 """
 
 from __future__ import annotations
@@ -41,6 +41,11 @@ def game(request: pytest.FixtureRequest) -> Any:
     return registry.make(request.param)
 
 
+def offering(capability: str) -> list[str]:
+    """The registered games that offer an optional ``capability``."""
+    return [name for name in registry.names() if hasattr(registry.make(name), capability)]
+
+
 def test_metadata(game: Any) -> None:
     info = game.info
     low, high = info.utility_range
@@ -74,10 +79,10 @@ def test_rules_hold_along_random_playouts(game: Any) -> None:
         assert result is not None and result.payoffs == (first, second)
 
 
-def test_keys_identify_positions(game: Any) -> None:
-    key = getattr(game, "key", None)
-    if key is None:
-        pytest.skip(f"{game.info.name} declares no key()")
+@pytest.mark.parametrize("name", offering("key"))
+def test_keys_identify_positions(name: str) -> None:
+    game = registry.make(name)
+    key = game.key
     seen: dict[Any, tuple[int, str]] = {}
     for line in _playouts(game, seed=2):
         for state in line:
@@ -86,10 +91,10 @@ def test_keys_identify_positions(game: Any) -> None:
             assert seen.setdefault(key(state), signature) == signature
 
 
-def test_evaluation_stays_inside_the_win_band(game: Any) -> None:
-    evaluate = getattr(game, "evaluate", None)
-    if evaluate is None:
-        pytest.skip(f"{game.info.name} declares no evaluate()")
+@pytest.mark.parametrize("name", offering("evaluate"))
+def test_evaluation_stays_inside_the_win_band(name: str) -> None:
+    game = registry.make(name)
+    evaluate = game.evaluate
     for line in _playouts(game, seed=3):
         for state in line[:-1]:
             try:
@@ -99,10 +104,10 @@ def test_evaluation_stays_inside_the_win_band(game: Any) -> None:
             assert isinstance(value, int) and -WIN_THRESHOLD < value < WIN_THRESHOLD
 
 
-def test_ordering_hints_are_permutations(game: Any) -> None:
-    ordered = getattr(game, "ordered_actions", None)
-    if ordered is None:
-        pytest.skip(f"{game.info.name} declares no ordered_actions()")
+@pytest.mark.parametrize("name", offering("ordered_actions"))
+def test_ordering_hints_are_permutations(name: str) -> None:
+    game = registry.make(name)
+    ordered = game.ordered_actions
     for line in _playouts(game, seed=4):
         for state in line[:-1]:
             assert sorted(map(repr, ordered(state))) == sorted(map(repr, game.actions(state)))
@@ -123,10 +128,10 @@ def test_notation_round_trips(game: Any) -> None:
                 assert game.parse_move(state, written) == move, written
 
 
-def test_board_views_match_the_rules(game: Any) -> None:
-    board = getattr(game, "board", None)
-    if board is None:
-        pytest.skip(f"{game.info.name} draws no board (the app shows its moves as a list)")
+@pytest.mark.parametrize("name", offering("board"))
+def test_board_views_match_the_rules(name: str) -> None:
+    game = registry.make(name)
+    board = game.board
     for line in _playouts(game, seed=6):
         for state in line:
             view = board(state)

@@ -20,7 +20,7 @@ from zerosum.game import ZerosumError
 
 __all__ = ["COMMAND_MODULES", "build_parser", "main"]
 
-COMMAND_MODULES = ("zerosum.cli.games", "zerosum.cli.tree")
+COMMAND_MODULES = ("zerosum.cli.games", "zerosum.cli.tree", "zerosum.cli.grundy")
 """The modules whose ``register`` adds the subcommands, in the order ``--help`` lists them."""
 
 

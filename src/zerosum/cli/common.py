@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from zerosum.game import ZerosumError
 
-__all__ = ["EXIT_USAGE", "Parser", "UsageError", "count", "table"]
+__all__ = ["EXIT_USAGE", "Parser", "UsageError", "count", "make_game", "table"]
 
 EXIT_USAGE = 2
 """The exit status of every usage or input error."""
@@ -44,3 +44,21 @@ def table(rows: Sequence[Sequence[object]], header: Sequence[str]) -> str:
     lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) for row in cells]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(line.rstrip() for line in lines)
+
+
+def make_game(spec: str, argument: str | None = None) -> Any:
+    """Make the game ``spec`` names; a bare ``argument`` sets the game's main option.
+
+    ``make_game("stones-vii", "5,3,1,4,2")`` is ``make("stones-vii", values="5,3,1,4,2")``;
+    a game without a main option refuses the argument with a one-line error."""
+    from zerosum.games import registry
+
+    if argument is None:
+        return registry.make(spec)
+    name, _ = registry.parse_spec(spec)
+    option = registry.entry(name).argument
+    if option is None:
+        raise UsageError(
+            f"game {name!r} takes no bare argument {argument!r}; give options as {name}:key=value"
+        )
+    return registry.make(spec, **{option: argument})

@@ -26,11 +26,14 @@ class Entry:
     """One registered game: its name, a one-line summary and its factory's location.
 
     ``target`` is ``"module:attribute"``; the attribute is a callable that takes the
-    game's options as keyword arguments and returns the game."""
+    game's options as keyword arguments and returns the game. ``argument`` names the
+    option a bare command-line argument sets (``zerosum solve stones-vii 5,3,1,4,2``
+    sets ``values``), for games whose setup is their position."""
 
     name: str
     target: str
     summary: str
+    argument: str | None = None
 
     def factory(self) -> Callable[..., Any]:
         """Import and return the callable that makes this game."""
@@ -40,9 +43,74 @@ class Entry:
 
 
 ENTRIES: tuple[Entry, ...] = (
-    Entry("tree", "zerosum.games.tree:example", "an explicit game tree (option: name=EXAMPLE)"),
+    Entry(
+        "tree",
+        "zerosum.games.tree:example",
+        "an explicit game tree (name=night-market, night-market-2 or aima-5.2)",
+        argument="name",
+    ),
     Entry("tictactoe", "zerosum.games.mnk:tictactoe", "tic-tac-toe, the 3x3 m,n,k-game"),
     Entry("mnk", "zerosum.games.mnk:MNKGame", "m,n,k-game: k in a row on m x n (m, n, k)"),
+    Entry(
+        "nim",
+        "zerosum.games.nim:nim",
+        "Nim, normal or misere play (heaps=3,4,5, misere=0|1)",
+        argument="heaps",
+    ),
+    Entry(
+        "subtraction",
+        "zerosum.games.nim:subtraction",
+        "subtraction game: take an allowed number (heaps=21, moves=1,2,3)",
+        argument="heaps",
+    ),
+    Entry(
+        "divisor",
+        "zerosum.games.nim:divisor",
+        "divisor game: take a proper divisor (n=12)",
+        argument="n",
+    ),
+    Entry(
+        "graph",
+        "zerosum.games.impartial:graph",
+        "impartial game on a directed acyclic graph (file=PATH or edges, start)",
+        argument="file",
+    ),
+    Entry(
+        "maze",
+        "zerosum.games.impartial:maze",
+        "slide a figure left or up through a walled grid (file=PATH or grid, start)",
+        argument="file",
+    ),
+    Entry(
+        "predict-the-winner",
+        "zerosum.games.stones:predict_the_winner_game",
+        "LeetCode 486: take from either end of a row (values=1,5,2)",
+        argument="values",
+    ),
+    Entry(
+        "stones",
+        "zerosum.games.stones:stones",
+        "LeetCode 877 Stone Game (values=5,3,4,5)",
+        argument="values",
+    ),
+    Entry(
+        "stones-ii",
+        "zerosum.games.stones:stones_ii",
+        "LeetCode 1140 Stone Game II (values=...)",
+        argument="values",
+    ),
+    Entry(
+        "stones-iii",
+        "zerosum.games.stones:stones_iii",
+        "LeetCode 1406 Stone Game III (values=...)",
+        argument="values",
+    ),
+    Entry(
+        "stones-vii",
+        "zerosum.games.stones:stones_vii",
+        "LeetCode 1690 Stone Game VII (values=5,3,1,4,2)",
+        argument="values",
+    ),
 )
 
 _BY_NAME = {e.name: e for e in ENTRIES}
@@ -72,16 +140,23 @@ def _option_value(text: str) -> int | str:
 def parse_spec(spec: str) -> tuple[str, dict[str, int | str]]:
     """Split a spec ``name[:key=value,...]`` into the name and its options.
 
-    Integer-looking values become ``int``. Raises :class:`InvalidGameError` naming the
-    spec when an option is not ``key=value``."""
+    A value may itself be a list: an item without ``=`` continues the value before it,
+    so ``nim:heaps=3,4,5,misere=1`` gives ``heaps="3,4,5"``. Integer-looking values
+    become ``int``. Raises :class:`InvalidGameError` naming the spec when an option is
+    not ``key=value``."""
     name, _, rest = spec.strip().partition(":")
-    options: dict[str, int | str] = {}
+    raw: dict[str, str] = {}
+    last: str | None = None
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, eq, value = item.partition("=")
+        if not eq and last is not None:
+            raw[last] += "," + item
+            continue
         if not eq or not key.strip() or not value.strip():
             raise InvalidGameError(f"bad option {item!r} in game spec {spec!r}: use key=value")
-        options[key.strip()] = _option_value(value.strip())
-    return name, options
+        last = key.strip()
+        raw[last] = value.strip()
+    return name, {key: _option_value(value) for key, value in raw.items()}
 
 
 def make(spec: str, **options: Any) -> Any:
