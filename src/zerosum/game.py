@@ -122,7 +122,7 @@ class ZerosumError(ValueError):
 
 
 class InvalidMoveError(ZerosumError):
-    """A move's text cannot be read (a syntax error), e.g. ``"z9"`` on a 3x3 board."""
+    """A move's text cannot be read (a syntax error), e.g. ``"hello"`` for a board square."""
 
 
 class IllegalMoveError(ZerosumError):
