@@ -20,7 +20,16 @@ from zerosum.game import ZerosumError
 
 __all__ = ["COMMAND_MODULES", "build_parser", "main"]
 
-COMMAND_MODULES = ("zerosum.cli.games", "zerosum.cli.tree", "zerosum.cli.grundy")
+COMMAND_MODULES = (
+    "zerosum.cli.games",
+    "zerosum.cli.play",
+    "zerosum.cli.tree",
+    "zerosum.cli.solve",
+    "zerosum.cli.grundy",
+    "zerosum.cli.match",
+    "zerosum.cli.bench",
+    "zerosum.cli.serve",
+)
 """The modules whose ``register`` adds the subcommands, in the order ``--help`` lists them."""
 
 

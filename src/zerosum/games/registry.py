@@ -52,6 +52,11 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("tictactoe", "zerosum.games.mnk:tictactoe", "tic-tac-toe, the 3x3 m,n,k-game"),
     Entry("mnk", "zerosum.games.mnk:MNKGame", "m,n,k-game: k in a row on m x n (m, n, k)"),
     Entry(
+        "connect4",
+        "zerosum.games.connect4:Connect4",
+        "connect four on any board from 4x4 to 9x9 (width=7, height=6)",
+    ),
+    Entry(
         "nim",
         "zerosum.games.nim:nim",
         "Nim, normal or misere play (heaps=3,4,5, misere=0|1)",
@@ -112,6 +117,7 @@ ENTRIES: tuple[Entry, ...] = (
         argument="values",
     ),
 )
+"""Every built-in game, in the order ``zerosum games`` lists them."""
 
 _BY_NAME = {e.name: e for e in ENTRIES}
 

@@ -1,0 +1,316 @@
+"""Connect four: zerosum's solver on Pascal Pons' four test sets, against his C++ solver,
+easyAI and OpenSpiel.
+
+Run from the project root (peers come from bench/.venv, made by bench/setup.sh)::
+
+    bench/.venv/bin/python bench/connect4.py                # everything, ~25 min
+    bench/.venv/bin/python bench/connect4.py --quick        # a sample of each set
+    bench/.venv/bin/python bench/connect4.py --profile Test_L2_R1
+    bench/.venv/bin/python bench/connect4.py --small        # 6x5 and 5x6 from empty
+
+For each set it prints, per position, the mean time and nodes of:
+
+* ``solve`` -- :func:`zerosum.search.solve.solve`: the exact score and every best move
+  (the engine's MTD-bi driver, then one null-window test per root move);
+* ``score`` -- the exact score alone, with the driver proposed for the engine: a
+  bisection on win *distances* (the reachable scores are 0 and the win band, so the
+  bisection runs over ranks, not raw integers), bounded by the game's
+  ``remaining_plies`` and halving towards 0 first as Pons does. This is what Pons'
+  figures measure, so its ratios are the like-for-like comparison;
+* ``weak`` -- only for the peers' lines: win/draw/loss (what the peers compute), with the
+  same driver stopped at the sign. (``solve(weak=True)`` is not used: it searches the
+  window (-1, 1), where the table never cuts, and is far slower than an exact solve.)
+
+Reference: Pons' C++ solver on a machine like ours (from the shared data README): mean
+6.5 us (Test_L3_R1), 43 us (Test_L2_R1), 4.3 ms (Test_L2_R2), 0.30 ms (Test_L1_R1) per
+position at 7-11 million nodes per second. ASSUMPTION: its mean nodes per position are
+that time x 8.5 million nodes/s (the middle of the range). Targets: nodes within 1.5x,
+time within 40x. The peers solve the first lines of each set (weak: the sign) with a
+per-position time cap; a capped position counts at the cap, so their ratios are lower
+bounds on how much slower they are.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import multiprocessing
+import pstats
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from zerosum.game import WIN
+from zerosum.games.connect4 import SOLVED_VALUES, Connect4, State
+from zerosum.search.engine import Engine, EngineOptions
+from zerosum.search.solve import solve
+
+DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "connect4"
+
+REFERENCE_SECONDS = {
+    "Test_L3_R1": 6.5e-6,
+    "Test_L2_R1": 43e-6,
+    "Test_L2_R2": 4.3e-3,
+    "Test_L1_R1": 0.30e-3,
+}
+REFERENCE_NPS = 8.5e6
+NODE_TARGET = 1.5
+TIME_TARGET = 40.0
+PEER_TARGET = 10.0
+
+
+def load(name: str) -> list[tuple[str, int]]:
+    path = DATA / name
+    if not path.is_file():
+        sys.exit(f"test set {name} not found at {path}: the shared data folder is missing")
+    return [(m, int(s)) for m, s in (line.split() for line in path.read_text().splitlines())]
+
+
+# ---------------------------------------------------------------- the proposed driver
+
+
+def score_only(
+    engine: Engine, game: Connect4, state: State, *, weak: bool = False
+) -> tuple[int, int]:
+    """Exact engine score of ``state`` by null-window bisection on win distances.
+
+    Ranks: 0 is a draw, ``r > 0`` a win in ``plies + 1 - r`` plies, ``-r`` the loss;
+    ``plies`` is the game's ``remaining_plies``. ``weak`` stops at the sign (ranks
+    clamped to -1..1: at most two null-window searches). Returns (score, nodes)."""
+    plies = game.remaining_plies(state)
+
+    def value(rank: int) -> int:
+        if rank > 0:
+            return WIN - (plies + 1 - rank)
+        return -value(-rank) if rank < 0 else 0
+
+    def rank_at_most(score: int) -> int:  # the highest rank whose value is <= score
+        if score > 0:
+            return min(plies, max(0, score - (WIN - plies) + 1))
+        return -rank_at_least(-score) if score < 0 else 0
+
+    def rank_at_least(score: int) -> int:  # the lowest rank whose value is >= score
+        if score > 0:
+            return max(1, score - (WIN - plies) + 1)
+        return -rank_at_most(-score) if score < 0 else 0
+
+    low, high = game.score_bounds(state)
+    low_rank, high_rank = rank_at_least(low), rank_at_most(high)
+    if weak:
+        low_rank, high_rank = max(low_rank, -1), min(high_rank, 1)
+    nodes = 0
+    while low_rank < high_rank:
+        middle = low_rank + (high_rank - low_rank) // 2
+        if middle <= 0 and low_rank // 2 < middle:
+            middle = low_rank // 2
+        elif middle >= 0 and high_rank // 2 > middle:
+            middle = high_rank // 2
+        threshold = value(middle)
+        found = engine.search_window(state, threshold, threshold + 1)
+        nodes += found.nodes
+        if found.score > threshold:
+            low_rank = max(middle + 1, rank_at_least(found.score))
+        else:
+            high_rank = min(middle, rank_at_most(found.score))
+    return value(low_rank), nodes
+
+
+# ---------------------------------------------------------------- zerosum runs
+
+
+def run_set(
+    name: str, lines: list[tuple[str, int]], mode: str, engine: Engine
+) -> tuple[float, float, int]:
+    """Solve every line fresh (table emptied); return mean seconds, mean nodes, errors."""
+    game = engine.game
+    assert isinstance(game, Connect4)
+    total_time = 0.0
+    total_nodes = 0
+    errors = 0
+    for moves, expected in lines:
+        state = game.parse_state(moves)
+        engine.reset()
+        start = time.perf_counter()
+        if mode == "solve":
+            solution = solve(game, state, engine=engine)
+            score, nodes = solution.score, solution.nodes
+        elif mode == "score":
+            score, nodes = score_only(engine, game, state)
+        else:
+            score, nodes = score_only(engine, game, state, weak=True)
+        total_time += time.perf_counter() - start
+        total_nodes += nodes
+        if mode == "weak":
+            ok = (score > 0) - (score < 0) == (expected > 0) - (expected < 0)
+        else:
+            ok = game.published_score(state, score) == expected
+        errors += not ok
+    return total_time / len(lines), total_nodes / len(lines), errors
+
+
+# ---------------------------------------------------------------- peers
+
+
+def _easyai_sign(moves: str) -> int:
+    from easyAI import AI_Player, Negamax
+    from easyAI.games.ConnectFour import ConnectFour
+
+    game = ConnectFour([AI_Player(Negamax(1)), AI_Player(Negamax(1))])
+    for char in moves:
+        game.play_move(int(char) - 1)
+    search = Negamax(42 - len(moves), win_score=100)
+    search(game)
+    return (search.alpha > 0) - (search.alpha < 0)
+
+
+def _openspiel_sign(moves: str) -> int:
+    import pyspiel
+    from open_spiel.python.algorithms.minimax import alpha_beta_search
+
+    game = pyspiel.load_game("connect_four")
+    state = game.new_initial_state()
+    for char in moves:
+        state.apply_action(int(char) - 1)
+    value, _ = alpha_beta_search(game, state=state, maximum_depth=42 - len(moves))
+    return (value > 0) - (value < 0)
+
+
+def _child(solver: Callable[[str], int], moves: str, pipe: Any) -> None:
+    start = time.perf_counter()
+    sign = solver(moves)
+    pipe.send((time.perf_counter() - start, sign))
+
+
+def peer_times(
+    solver: Callable[[str], int], lines: list[tuple[str, int]], cap: float
+) -> tuple[float, int, int]:
+    """Mean seconds per position (capped ones counted at the cap), capped count, errors."""
+    context = multiprocessing.get_context("fork")
+    total, capped, errors = 0.0, 0, 0
+    for moves, expected in lines:
+        receiver, sender = context.Pipe(duplex=False)
+        process = context.Process(target=_child, args=(solver, moves, sender))
+        process.start()
+        if receiver.poll(cap):
+            seconds, sign = receiver.recv()
+            total += seconds
+            errors += sign != (expected > 0) - (expected < 0)
+        else:
+            total += cap
+            capped += 1
+        process.kill()
+        process.join()
+    return total / len(lines), capped, errors
+
+
+# ---------------------------------------------------------------- report
+
+
+def ratio(ours: float, theirs: float) -> str:
+    return f"{ours / theirs:7.2f}x" if theirs else "      -"
+
+
+def small_boards() -> None:
+    """John Tromp's values of the boards the unit tests leave out, from the empty board."""
+    for width, height in ((6, 5), (5, 6)):
+        game = Connect4(width, height)
+        engine = Engine(game, EngineOptions(table_size=1 << 20))
+        start = time.perf_counter()
+        score, nodes = score_only(engine, game, game.initial_state(), weak=True)
+        seconds = time.perf_counter() - start
+        sign = (score > 0) - (score < 0)
+        expected = SOLVED_VALUES[(width, height)]
+        print(
+            f"{width}x{height}: first player {'+=-'[1 - sign]} (Tromp {'+=-'[1 - expected]}), "
+            f"{nodes} nodes, {seconds:.1f} s{'' if sign == expected else '  WRONG'}",
+            flush=True,
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="every 10th line of each set")
+    parser.add_argument("--hard-step", type=int, default=10, help="sample of Test_L2_R2")
+    parser.add_argument("--peer-lines", type=int, default=20)
+    parser.add_argument("--peer-cap", type=float, default=10.0, help="seconds per position")
+    parser.add_argument("--no-peers", action="store_true")
+    parser.add_argument("--profile", metavar="SET", help="profile the score driver on SET")
+    parser.add_argument(
+        "--small", action="store_true", help="only solve 6x5 and 5x6 (too slow for tests)"
+    )
+    args = parser.parse_args()
+    if args.small:
+        small_boards()
+        return
+
+    game = Connect4()
+    engine = Engine(game)
+    if args.profile:
+        lines = load(args.profile)[:: 10 if args.quick else 1]
+        profiler = cProfile.Profile()
+        profiler.enable()
+        run_set(args.profile, lines, "score", engine)
+        profiler.disable()
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(14)
+        return
+
+    print("zerosum connect four solver vs Pons' C++ solver (reference nodes = time x 8.5M/s)")
+    header = (
+        f"{'set':<11} {'mode':<6} {'lines':>5} {'mean time':>11} {'mean nodes':>11} "
+        f"{'nodes/s':>8} {'ref nodes':>9} {'nodes':>8} {'time':>9}  wrong"
+    )
+    print(header)
+    summary = []
+    for name, reference in REFERENCE_SECONDS.items():
+        lines = load(name)
+        step = args.hard_step if name == "Test_L2_R2" else 1
+        if args.quick:
+            step *= 10
+        lines = lines[::step]
+        ref_nodes = reference * REFERENCE_NPS
+        for mode in ("score", "solve"):
+            seconds, nodes, errors = run_set(name, lines, mode, engine)
+            node_ratio, time_ratio = nodes / ref_nodes, seconds / reference
+            summary.append((name, mode, node_ratio, time_ratio))
+            print(
+                f"{name:<11} {mode:<6} {len(lines):>5} {seconds * 1e3:>9.3f}ms "
+                f"{nodes:>11.1f} {nodes / seconds:>8.0f} {ref_nodes:>9.0f} "
+                f"{ratio(nodes, ref_nodes)} {ratio(seconds, reference)}  {errors}",
+                flush=True,
+            )
+    print(f"targets: nodes within {NODE_TARGET}x, time within {TIME_TARGET}x of the reference")
+    for name, mode, node_ratio, time_ratio in summary:
+        verdict = (
+            "met" if node_ratio <= NODE_TARGET else "MISSED",
+            "met" if time_ratio <= TIME_TARGET else "MISSED",
+        )
+        print(f"  {name:<11} {mode:<6} nodes {verdict[0]:<6} time {verdict[1]}")
+    if args.no_peers:
+        return
+
+    print(
+        f"\npeers on the first {args.peer_lines} lines of each set, weak solve (the sign), "
+        f"cap {args.peer_cap:g} s per position (capped positions count at the cap)"
+    )
+    print(
+        f"{'set':<11} {'system':<10} {'mean time':>11} {'capped':>6} {'wrong':>5} "
+        f"{'vs zerosum':>10}"
+    )
+    for name in REFERENCE_SECONDS:
+        lines = load(name)[: args.peer_lines]
+        ours, _, wrong = run_set(name, lines, "weak", engine)
+        print(f"{name:<11} {'zerosum':<10} {ours * 1e3:>9.3f}ms {0:>6} {wrong:>5} {'1.00x':>10}")
+        for system, solver in (("easyAI", _easyai_sign), ("OpenSpiel", _openspiel_sign)):
+            seconds, capped, errors = peer_times(solver, lines, args.peer_cap)
+            print(
+                f"{name:<11} {system:<10} {seconds * 1e3:>9.3f}ms {capped:>6} {errors:>5} "
+                f"{('>=' if capped else '') + ratio(seconds, ours).strip():>10}",
+                flush=True,
+            )
+    print(f"target: zerosum at least {PEER_TARGET:g}x faster than every peer")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,177 @@
+"""Players: anything that picks a move in a position.
+
+An :class:`Agent` has a ``name`` and ``choose(game, state) -> action``; ``reset()``
+(forget what was learnt, before a new game) and ``close()`` (release resources) are
+optional and called with :func:`reset_agent` / :func:`close_agent` when present.
+
+* :class:`SearchAgent` plays with the engine under fixed :class:`~zerosum.search.engine.Limits`.
+  It keeps one :class:`~zerosum.search.engine.Engine` per game, so its table carries
+  over from move to move.
+* :class:`RandomAgent` picks uniformly among the legal moves, from its own seeded
+  generator: the same seed plays the same game.
+* :class:`HumanAgent` reads a move as text through the game's checked notation and asks
+  again, with the error's message, until the text is a legal move. ``EOFError`` and
+  ``KeyboardInterrupt`` from the input pass through to the caller.
+
+Every agent refuses a finished game with :class:`~zerosum.game.IllegalMoveError`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, Protocol, runtime_checkable
+
+from zerosum.game import (
+    IllegalMoveError,
+    InvalidMoveError,
+    MissingCapabilityError,
+    describe_state,
+)
+from zerosum.search.engine import Engine, EngineOptions, EngineResult, Limits
+
+__all__ = ["Agent", "HumanAgent", "RandomAgent", "SearchAgent", "close_agent", "reset_agent"]
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """A player: a name and a way to choose a move."""
+
+    name: str
+
+    def choose(self, game: Any, state: Any) -> Any:
+        """Return a legal move of ``game`` in ``state`` (which is not terminal)."""
+        ...
+
+
+def reset_agent(agent: Agent) -> None:
+    """Call the agent's ``reset()`` if it has one: a new game starts."""
+    reset = getattr(agent, "reset", None)
+    if reset is not None:
+        reset()
+
+
+def close_agent(agent: Agent) -> None:
+    """Call the agent's ``close()`` if it has one: it will not be asked again."""
+    close = getattr(agent, "close", None)
+    if close is not None:
+        close()
+
+
+def _refuse_finished(game: Any, state: Any) -> None:
+    if game.is_terminal(state):
+        raise IllegalMoveError(
+            f"no move to choose: the game is over in {describe_state(game, state)}"
+        )
+
+
+class SearchAgent:
+    """Plays the engine's best move under ``limits`` (and ``options``).
+
+    ``last`` holds the :class:`~zerosum.search.engine.EngineResult` of the latest move,
+    for interfaces that show the score and the principal variation."""
+
+    def __init__(
+        self, limits: Limits, options: EngineOptions | None = None, name: str | None = None
+    ) -> None:
+        self.limits = limits
+        self.options = options
+        self.name = name if name is not None else _describe_limits(limits)
+        self.last: EngineResult | None = None
+        # keyed by id, with the game kept alive beside its engine so the id stays its own
+        self._engines: dict[int, tuple[Any, Engine]] = {}
+
+    def __repr__(self) -> str:
+        return f"SearchAgent({self.limits!r}, {self.options!r}, name={self.name!r})"
+
+    def engine(self, game: Any) -> Engine:
+        """Return this agent's engine for ``game``, made on first use."""
+        held = self._engines.get(id(game))
+        if held is None:
+            held = self._engines[id(game)] = (game, Engine(game, self.options))
+        return held[1]
+
+    def choose(self, game: Any, state: Any) -> Any:
+        """Search ``state`` under the agent's limits and return the best move."""
+        _refuse_finished(game, state)
+        self.last = self.engine(game).search(state, self.limits)
+        return self.last.best_move
+
+    def reset(self) -> None:
+        """Forget every game's table: the next game starts fresh."""
+        for _, engine in self._engines.values():
+            engine.reset()
+        self.last = None
+
+
+def _describe_limits(limits: Limits) -> str:
+    parts = []
+    if limits.depth is not None:
+        parts.append(f"depth {limits.depth}")
+    if limits.nodes is not None:
+        parts.append(f"{limits.nodes} nodes")
+    if limits.time is not None:
+        parts.append(f"{limits.time:g} s")
+    return "engine" + (f" ({', '.join(parts)})" if parts else "")
+
+
+class RandomAgent:
+    """Plays a uniformly random legal move; the same ``seed`` plays the same moves."""
+
+    def __init__(self, seed: int | None = None, name: str = "random") -> None:
+        self.seed = seed
+        self.name = name
+        self._random = random.Random(seed)
+
+    def __repr__(self) -> str:
+        return f"RandomAgent(seed={self.seed!r})"
+
+    def choose(self, game: Any, state: Any) -> Any:
+        """Return a random legal move."""
+        _refuse_finished(game, state)
+        return self._random.choice(list(game.actions(state)))
+
+    def reset(self) -> None:
+        """Restart the generator from the seed, so every game replays the same way."""
+        self._random = random.Random(self.seed)
+
+
+class HumanAgent:
+    """Asks a person for moves through ``input_fn`` and reports problems via ``output_fn``.
+
+    The text goes through the game's ``parse_move``; on an
+    :class:`~zerosum.game.InvalidMoveError` or :class:`~zerosum.game.IllegalMoveError`
+    the message is shown and the question asked again. Commands such as undo or quit
+    belong to the interface around the agent, which sees ``EOFError`` and
+    ``KeyboardInterrupt`` unchanged."""
+
+    def __init__(
+        self,
+        input_fn: Callable[[str], str] = input,
+        output_fn: Callable[[str], object] = print,
+        name: str = "human",
+        prompt: str = "your move: ",
+    ) -> None:
+        self.input_fn = input_fn
+        self.output_fn = output_fn
+        self.name = name
+        self.prompt = prompt
+
+    def __repr__(self) -> str:
+        return f"HumanAgent(name={self.name!r})"
+
+    def choose(self, game: Any, state: Any) -> Any:
+        """Read moves until one is legal in ``state`` and return it."""
+        _refuse_finished(game, state)
+        parse_move = getattr(game, "parse_move", None)
+        if parse_move is None:
+            raise MissingCapabilityError(
+                f"game {game.info.name!r} has no move notation (parse_move): a person "
+                f"cannot enter moves"
+            )
+        while True:
+            text = self.input_fn(self.prompt)
+            try:
+                return parse_move(state, text)
+            except (InvalidMoveError, IllegalMoveError) as error:
+                self.output_fn(str(error))

@@ -1,0 +1,745 @@
+"""Matches and tournaments between agents, with adjudication, records and parallel workers.
+
+An :class:`Event` (a match between two agents, or a round robin between several) is
+defined by strings only: a game spec, agent specs (:mod:`zerosum.specs`), the openings
+(each a list of moves in the game's notation), the number of games per pairing, a seed
+and a time margin. :meth:`Event.tasks` unfolds it into :class:`GameTask` values, each
+enough to rebuild its game and agents from scratch, so a worker process (or a Ray
+worker) needs nothing else, and the same seed plays the same games whatever the number
+of workers.
+
+**Schedule.** Games come in rounds. Round ``r`` uses opening ``r mod len(openings)``
+and plays it once with each agent of every pairing moving first: first every pairing
+with its first-listed agent moving first, then every pairing with colours reversed. So
+colours alternate, every opening is played from both sides, and the schedule of
+``N`` games is the beginning of the schedule of more games: a finished run can be
+extended with ``--resume`` and a larger ``--games``.
+
+**Seeds.** Each game's seed is derived from the event seed and the game's index, and
+each agent's seed from the game's seed and its colour; random openings come from the
+event seed alone.
+
+**Adjudication** (:func:`play_game`). The player to move loses at once, and the reason is
+recorded, when its agent raises an exception (``crash``), returns a move that is not
+legal (``illegal``), or takes longer than its spec's ``time`` plus the event's time
+margin (``time``; the margin, :data:`DEFAULT_TIME_MARGIN` seconds unless set, absorbs
+the engine's polling and the machine's load). A game that ends by the rules has the
+reason ``end``. The match goes on either way.
+
+**Records.** A run writes JSON lines: a header (``"type": "header"``, the event's
+definition) and then one record per game as it finishes (:class:`GameRecord`: the
+agents' places, the opening, every move in notation, the result, the reason and the
+time used), flushed line by line. :func:`run_event` with ``resume`` reads the file,
+checks that its header defines the same event (game, agents, openings, seed, time
+margin; a longer run may add openings after the recorded ones) and plays only the games
+not yet recorded; a last line cut short by a crash is dropped.
+
+**Workers.** By default games run in a :class:`~concurrent.futures.ProcessPoolExecutor`
+with one process per core (``workers=1`` plays in this process). With ``ray=True`` the
+same tasks go to a Ray cluster (``ray_address``, or a local one started for the run);
+Ray is imported only then.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import math
+import os
+import random
+import re
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from zerosum.agents import Agent, close_agent
+from zerosum.game import ZerosumError, other, outcome, play
+from zerosum.games import registry
+from zerosum.ratings import EloEstimate, elo_estimate
+from zerosum.specs import make_agent, parse_agent_spec
+
+__all__ = [
+    "DEFAULT_TIME_MARGIN",
+    "REASONS",
+    "RECORD_VERSION",
+    "ArenaError",
+    "Event",
+    "GameRecord",
+    "GameTask",
+    "OpeningError",
+    "PlayedGame",
+    "RecordError",
+    "adjudications",
+    "crosstable",
+    "derive_seed",
+    "load_openings",
+    "match_estimate",
+    "parse_opening",
+    "play_game",
+    "play_task",
+    "random_openings",
+    "read_records",
+    "run_event",
+    "tally",
+]
+
+RECORD_VERSION = 1
+"""The version of the JSON lines format, written in every header."""
+
+DEFAULT_TIME_MARGIN = 0.5
+"""Seconds a move may exceed its agent's time per move before it forfeits the game."""
+
+REASONS = ("end", "illegal", "crash", "time")
+"""Why a game ended: by the rules, or adjudicated for an illegal move, a crash, or time."""
+
+_RESULTS = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
+
+
+class ArenaError(ZerosumError):
+    """A match or tournament cannot be run as asked (no Ray, too few agents, ...)."""
+
+
+class OpeningError(ArenaError):
+    """An opening is not a sequence of legal moves that leaves the game open."""
+
+
+class RecordError(ArenaError):
+    """A record file cannot be resumed: another event's header, or a damaged line."""
+
+
+def derive_seed(seed: int, *parts: object) -> int:
+    """Return a 63-bit seed derived from ``seed`` and ``parts``, the same on every machine."""
+    text = "/".join(map(str, (seed, *parts))).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
+
+
+# --------------------------------------------------------------------------- openings
+
+_SEPARATORS = re.compile(r"[\s,]+")
+
+
+def parse_opening(game: Any, text: str | Sequence[str]) -> tuple[str, ...]:
+    """Check an opening (moves separated by commas or spaces) and return it normalised.
+
+    Every move goes through the game's checked layer; the moves are returned as the
+    game writes them. Raises :class:`OpeningError` for a bad move or an opening that
+    ends the game."""
+    words = _SEPARATORS.split(text.strip()) if isinstance(text, str) else list(text)
+    state = game.initial_state()
+    moves = []
+    for word in filter(None, words):
+        try:
+            after = play(game, state, word)
+        except ZerosumError as error:
+            raise OpeningError(f"opening {' '.join(words)!r}: {error}") from None
+        moves.append(game.format_move(state, game.parse_move(state, word)))
+        state = after
+    if game.is_terminal(state):
+        raise OpeningError(f"opening {' '.join(moves)!r} ends the game; an opening must not")
+    return tuple(moves)
+
+
+def load_openings(game: Any, path: str | Path) -> tuple[tuple[str, ...], ...]:
+    """Read one opening per line from ``path``; blank lines and ``#`` comments are skipped.
+
+    Raises :class:`OpeningError` naming the file and the line of the first bad opening,
+    or when the file holds none."""
+    openings: list[tuple[str, ...]] = []
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            text = line.split("#", 1)[0].strip()
+            if not text:
+                continue
+            try:
+                openings.append(parse_opening(game, text))
+            except OpeningError as error:
+                raise OpeningError(f"{path}, line {number}: {error}") from None
+    if not openings:
+        raise OpeningError(f"{path} holds no openings (one per line, moves in notation)")
+    return tuple(openings)
+
+
+def random_openings(game: Any, plies: int, count: int, seed: int) -> tuple[tuple[str, ...], ...]:
+    """Return ``count`` openings of ``plies`` random moves, drawn from ``seed``.
+
+    Opening ``i`` depends on ``seed`` and ``i`` alone, so asking for more openings
+    keeps the first ones (a resumed run with more games plays the same openings first).
+    Openings after which the game is over are drawn again. Raises :class:`OpeningError`
+    when the game seems to end before ``plies`` every time."""
+    if plies < 0 or count < 1:
+        raise OpeningError(f"need at least one opening of 0 or more plies, not {count} x {plies}")
+    openings = []
+    for number in range(count):
+        rng = random.Random(derive_seed(seed, "opening", number))
+        for _ in range(1000):
+            state = game.initial_state()
+            moves = []
+            for _ in range(plies):
+                if game.is_terminal(state):
+                    break
+                move = rng.choice(list(game.actions(state)))
+                moves.append(game.format_move(state, move))
+                state = game.result(state, move)
+            if not game.is_terminal(state):
+                openings.append(tuple(moves))
+                break
+        else:
+            raise OpeningError(
+                f"random openings of {plies} plies keep ending game {game.info.name!r}; "
+                f"ask for fewer plies"
+            )
+    return tuple(openings)
+
+
+# --------------------------------------------------------------------------- one game
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """How one game went: every move in notation, the winner (player or ``None``), why
+    it ended (one of :data:`REASONS`) with details, and the seconds each move took."""
+
+    moves: tuple[str, ...]
+    winner: int | None
+    reason: str
+    detail: str
+    move_times: tuple[float, ...]
+    time_used: tuple[float, float]
+
+
+def play_game(
+    game: Any,
+    agents: Sequence[Agent],
+    opening: Sequence[str] = (),
+    time_limits: Sequence[float | None] = (None, None),
+    time_margin: float = DEFAULT_TIME_MARGIN,
+) -> PlayedGame:
+    """Play one game between ``agents`` (player 0 first) after the ``opening`` moves.
+
+    An agent that crashes, returns an illegal move, or uses more than its
+    ``time_limits`` entry plus ``time_margin`` seconds on a move loses the game; the
+    reason is recorded. ``opening`` must be legal (see :func:`parse_opening`)."""
+    state = game.initial_state()
+    moves: list[str] = []
+    for text in opening:
+        move = game.parse_move(state, text)
+        moves.append(game.format_move(state, move))
+        state = game.result(state, move)
+    times: list[float] = []
+    used = [0.0, 0.0]
+    clock = time.perf_counter
+    is_terminal, to_move, actions = game.is_terminal, game.to_move, game.actions
+    while not is_terminal(state):
+        player = to_move(state)
+        agent = agents[player]
+        who = f"{game.info.players[player]} ({agent.name})"
+        start = clock()
+        try:
+            move = agent.choose(game, state)
+        except Exception as error:  # a crash of any kind forfeits; the match goes on
+            used[player] += clock() - start
+            detail = f"{who} crashed: {type(error).__name__}: {error}"
+            return _forfeit(
+                moves, player=player, reason="crash", detail=detail, times=times, used=used
+            )
+        elapsed = clock() - start
+        used[player] += elapsed
+        times.append(elapsed)
+        if move not in actions(state):
+            detail = f"{who} played {move!r}, not a legal move"
+            return _forfeit(
+                moves, player=player, reason="illegal", detail=detail, times=times, used=used
+            )
+        limit = time_limits[player]
+        if limit is not None and elapsed > limit + time_margin:
+            detail = (
+                f"{who} took {elapsed:.3f} s for a move; allowed {limit:g} s + "
+                f"{time_margin:g} s margin"
+            )
+            return _forfeit(
+                moves, player=player, reason="time", detail=detail, times=times, used=used
+            )
+        moves.append(game.format_move(state, move))
+        state = game.result(state, move)
+    final = outcome(game, state)
+    assert final is not None
+    return PlayedGame(tuple(moves), final.winner, "end", "", tuple(times), (used[0], used[1]))
+
+
+def _forfeit(
+    moves: list[str],
+    *,
+    player: int,
+    reason: str,
+    detail: str,
+    times: list[float],
+    used: list[float],
+) -> PlayedGame:
+    return PlayedGame(tuple(moves), other(player), reason, detail, tuple(times), (used[0], used[1]))
+
+
+# --------------------------------------------------------------------------- tasks and records
+
+
+@dataclass(frozen=True, slots=True)
+class GameTask:
+    """One game of an event, defined by strings so that any process can play it.
+
+    ``specs`` are the agent specs of player 0 and player 1, ``seats`` the indices of
+    those agents in the event, ``opening`` the index of the opening whose ``moves``
+    start the game."""
+
+    index: int
+    game: str
+    specs: tuple[str, str]
+    seats: tuple[int, int]
+    opening: int
+    moves: tuple[str, ...]
+    seed: int
+    time_margin: float
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One finished game, as written to the record file (one JSON object a line).
+
+    ``seats`` are the event's agent indices playing first and second, ``moves`` every
+    move from the start (the opening's first), ``winner`` the winning player (0, 1, or
+    ``None`` for a draw), ``reason`` one of :data:`REASONS`, ``time_used`` each
+    player's seconds and ``move_times`` the seconds of every move after the opening
+    (to the microsecond, so that a record equals its JSON)."""
+
+    index: int
+    seats: tuple[int, int]
+    opening: int
+    moves: tuple[str, ...]
+    winner: int | None
+    reason: str
+    detail: str
+    time_used: tuple[float, float]
+    move_times: tuple[float, ...]
+    seed: int
+
+    @property
+    def result(self) -> str:
+        """The result in the usual notation: ``1-0``, ``0-1`` or ``1/2-1/2``."""
+        return _RESULTS[self.winner]
+
+    def points(self, agent: int) -> float:
+        """The points agent ``agent`` (an event index) took from this game: 1, 1/2 or 0."""
+        if agent not in self.seats:
+            raise ValueError(f"agent {agent} did not play game {self.index}")
+        if self.winner is None:
+            return 0.5
+        return 1.0 if self.seats[self.winner] == agent else 0.0
+
+    def to_json(self) -> str:
+        """Write the record as one line of JSON."""
+        return json.dumps(
+            {
+                "type": "game",
+                "index": self.index,
+                "seats": list(self.seats),
+                "opening": self.opening,
+                "moves": list(self.moves),
+                "result": self.result,
+                "winner": self.winner,
+                "reason": self.reason,
+                "detail": self.detail,
+                "time_used": list(self.time_used),
+                "move_times": list(self.move_times),
+                "seed": self.seed,
+            },
+            ensure_ascii=False,
+        )
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameRecord:
+        """Read a record from the decoded JSON object of one line.
+
+        Raises :class:`RecordError` when a field is missing or of the wrong kind."""
+        try:
+            first, second = data["seats"]
+            used_first, used_second = data["time_used"]
+            record = cls(
+                index=int(data["index"]),
+                seats=(int(first), int(second)),
+                opening=int(data["opening"]),
+                moves=tuple(str(m) for m in data["moves"]),
+                winner=None if data["winner"] is None else int(data["winner"]),
+                reason=str(data["reason"]),
+                detail=str(data["detail"]),
+                time_used=(float(used_first), float(used_second)),
+                move_times=tuple(float(t) for t in data["move_times"]),
+                seed=int(data["seed"]),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise RecordError(f"not a game record: {error!r} in {data!r}") from None
+        if record.winner not in (0, 1, None) or record.reason not in REASONS:
+            raise RecordError(f"not a game record: winner or reason unknown in {data!r}")
+        return record
+
+
+@lru_cache(maxsize=8)
+def _make_game(spec: str) -> Any:
+    """The game of ``spec``, made once per process: games are immutable descriptions."""
+    return registry.make(spec)
+
+
+def play_task(task: GameTask) -> GameRecord:
+    """Play the game ``task`` defines, rebuilding game and agents from its strings.
+
+    This is what worker processes run."""
+    game = _make_game(task.game)
+    parsed = [parse_agent_spec(spec) for spec in task.specs]
+    agents = [make_agent(spec, seed=derive_seed(task.seed, p)) for p, spec in enumerate(parsed)]
+    try:
+        played = play_game(
+            game,
+            agents,
+            task.moves,
+            [spec.time_limit for spec in parsed],
+            task.time_margin,
+        )
+    finally:
+        for agent in agents:
+            close_agent(agent)
+    return GameRecord(
+        index=task.index,
+        seats=task.seats,
+        opening=task.opening,
+        moves=played.moves,
+        winner=played.winner,
+        reason=played.reason,
+        detail=played.detail,
+        time_used=(round(played.time_used[0], 6), round(played.time_used[1], 6)),
+        move_times=tuple(round(t, 6) for t in played.move_times),
+        seed=task.seed,
+    )
+
+
+# --------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """A match (``kind="match"``, two agents) or a round robin (``"tournament"``).
+
+    ``games`` is the number of games of every pairing; ``openings`` are move lists in
+    the game's notation (one empty opening plays from the start)."""
+
+    kind: str
+    game: str
+    agents: tuple[str, ...]
+    games: int
+    openings: tuple[tuple[str, ...], ...] = ((),)
+    seed: int = 0
+    time_margin: float = DEFAULT_TIME_MARGIN
+    labels: tuple[str, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("match", "tournament"):
+            raise ArenaError(f"an event is a match or a tournament, not {self.kind!r}")
+        wanted = "exactly 2" if self.kind == "match" else "at least 2"
+        if len(self.agents) < 2 or (self.kind == "match" and len(self.agents) != 2):
+            raise ArenaError(f"a {self.kind} needs {wanted} agents, not {len(self.agents)}")
+        if self.games < 1:
+            raise ArenaError(f"a {self.kind} needs at least one game per pairing")
+        if not self.openings:
+            raise ArenaError("an event needs at least one opening (an empty one is fine)")
+        if not (self.time_margin >= 0 and math.isfinite(self.time_margin)):
+            raise ArenaError(f"the time margin must be 0 or more seconds, not {self.time_margin}")
+        parsed = [parse_agent_spec(spec) for spec in self.agents]
+        for spec in parsed:
+            if spec.kind == "human":
+                raise ArenaError(
+                    f"agent {spec.text!r}: a person cannot play a {self.kind}; use "
+                    f"'zerosum play' to play against the engine"
+                )
+        labels = tuple(spec.label for spec in parsed)
+        if len(set(labels)) != len(labels):
+            raise ArenaError(
+                f"two agents have the same name among {', '.join(labels)}; tell them apart "
+                f"with name=..."
+            )
+        object.__setattr__(self, "labels", labels)
+
+    def check(self) -> Any:
+        """Make the game, every agent and every opening once, so that a bad event fails
+        here with a clear error rather than in a worker; return the game."""
+        game = registry.make(self.game)
+        for spec in self.agents:
+            close_agent(make_agent(spec, seed=self.seed))
+        for opening in self.openings:
+            parse_opening(game, opening)
+        return game
+
+    def pairings(self) -> list[tuple[int, int]]:
+        """Every pair of agents that meets, as event indices (first < second)."""
+        size = len(self.agents)
+        return [(i, j) for i in range(size) for j in range(i + 1, size)]
+
+    def tasks(self) -> list[GameTask]:
+        """The games of the event in schedule order (see the module's notes)."""
+        pairings = self.pairings()
+        tasks: list[GameTask] = []
+        for round_number in range((self.games + 1) // 2):
+            which = round_number % len(self.openings)
+            colours = 2 if 2 * round_number + 1 < self.games else 1
+            for reverse in range(colours):
+                for pair in pairings:
+                    seats = (pair[1], pair[0]) if reverse else pair
+                    index = len(tasks)
+                    tasks.append(
+                        GameTask(
+                            index=index,
+                            game=self.game,
+                            specs=(self.agents[seats[0]], self.agents[seats[1]]),
+                            seats=seats,
+                            opening=which,
+                            moves=self.openings[which],
+                            seed=derive_seed(self.seed, index),
+                            time_margin=self.time_margin,
+                        )
+                    )
+        return tasks
+
+    def header(self) -> dict[str, Any]:
+        """The first line of the record file: what defines the event."""
+        return {
+            "type": "header",
+            "version": RECORD_VERSION,
+            "kind": self.kind,
+            "game": self.game,
+            "agents": list(self.agents),
+            "games": self.games,
+            "openings": [list(o) for o in self.openings],
+            "seed": self.seed,
+            "time_margin": self.time_margin,
+        }
+
+
+_DEFINING = ("kind", "game", "agents", "openings", "seed", "time_margin")
+
+
+def read_records(path: str | Path) -> tuple[dict[str, Any], list[GameRecord]]:
+    """Read a record file: its header and its game records, in file order.
+
+    A last line cut short (no newline at the end) is ignored. Raises
+    :class:`RecordError` naming the line of anything else that cannot be read."""
+    text = Path(path).read_text(encoding="utf-8")
+    lines = text.split("\n")
+    lines.pop()  # the text after the last newline: empty, or a line cut short
+    if not lines:
+        raise RecordError(f"{path} holds no header: it is not a zerosum record file")
+    header: dict[str, Any] | None = None
+    records = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise RecordError(f"{path}, line {number}: not JSON ({error})") from None
+        if not isinstance(data, dict):
+            raise RecordError(f"{path}, line {number}: not a JSON object")
+        if number == 1:
+            if data.get("type") != "header" or data.get("version") != RECORD_VERSION:
+                raise RecordError(
+                    f"{path}, line 1: not a zerosum record header (version {RECORD_VERSION})"
+                )
+            header = data
+            continue
+        try:
+            records.append(GameRecord.from_json(data))
+        except RecordError as error:
+            raise RecordError(f"{path}, line {number}: {error}") from None
+    assert header is not None
+    return header, records
+
+
+def _resume(path: Path, event: Event, tasks: list[GameTask]) -> dict[int, GameRecord]:
+    """Check the file's header against ``event`` and return the records it holds.
+
+    The openings may have grown (more games ask for more random openings) as long as
+    the recorded ones come first. The file is rewritten with this run's header and
+    without a last line cut short, so that it describes the whole event."""
+    header, records = read_records(path)
+    expected = event.header()
+    for key in _DEFINING:
+        recorded, wanted = header.get(key), expected[key]
+        if key == "openings" and isinstance(recorded, list):
+            wanted = wanted[: len(recorded)]
+        if recorded != wanted:
+            raise RecordError(
+                f"cannot resume {path}: it records another event ({key} is "
+                f"{header.get(key)!r}, this run has {expected[key]!r})"
+            )
+    done: dict[int, GameRecord] = {}
+    for record in records:
+        if record.index < len(tasks):
+            task = tasks[record.index]
+            if (record.seats, record.opening) != (task.seats, task.opening):
+                raise RecordError(
+                    f"cannot resume {path}: game {record.index} does not match the schedule"
+                )
+        done[record.index] = record
+    lines = [json.dumps(expected, ensure_ascii=False)]
+    lines.extend(record.to_json() for record in records)
+    temporary = path.with_name(path.name + ".resume")
+    temporary.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    os.replace(temporary, path)
+    return done
+
+
+def _local_workers(tasks: list[GameTask], workers: int) -> Iterator[GameRecord]:
+    """Play ``tasks`` here (one worker) or in a process pool, yielding as games end."""
+    if workers <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            yield play_task(task)
+        return
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)))
+    try:
+        pending: set[Future[GameRecord]] = {pool.submit(play_task, task) for task in tasks}
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                yield future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _ray_workers(tasks: list[GameTask], workers: int, address: str | None) -> Iterator[GameRecord]:
+    """Play ``tasks`` on a Ray cluster (a local one with ``workers`` CPUs if no address)."""
+    try:
+        import ray  # noqa: PLC0415 - optional: imported only when a run asks for Ray
+    except ImportError:
+        raise ArenaError(
+            "Ray is not installed: install the extra with pip install 'zerosum[ray]'"
+        ) from None
+    started = not ray.is_initialized()
+    if started:
+        if address:
+            ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
+        else:
+            ray.init(
+                num_cpus=workers,
+                include_dashboard=False,
+                logging_level=logging.WARNING,
+                log_to_driver=False,
+            )
+    remote = ray.remote(num_cpus=1)(play_task)
+    pending = [remote.remote(task) for task in tasks]
+    try:
+        while pending:
+            finished, pending = ray.wait(pending, num_returns=1)
+            for reference in finished:
+                yield ray.get(reference)
+    finally:
+        for reference in pending:
+            ray.cancel(reference)
+        if started:
+            ray.shutdown()
+
+
+def run_event(
+    event: Event,
+    *,
+    output: str | Path | None = None,
+    resume: bool = False,
+    workers: int | None = None,
+    ray: bool = False,
+    ray_address: str | None = None,
+    progress: Callable[[GameRecord, list[GameRecord]], None] | None = None,
+) -> list[GameRecord]:
+    """Play every game of ``event`` not yet recorded and return all records by index.
+
+    ``output`` is the JSON lines file (``None``: no file). It must not exist unless
+    ``resume`` is set, in which case its header must define the same event. ``workers``
+    defaults to the number of cores; ``ray`` sends the games to a Ray cluster.
+    ``progress`` is called after each new game with it and every record so far.
+    Raises :class:`ArenaError` (and its subclasses) for an event that cannot run."""
+    tasks = event.tasks()
+    done: dict[int, GameRecord] = {}
+    path = Path(output) if output is not None else None
+    if path is not None:
+        if resume:
+            if not path.exists():
+                raise RecordError(f"cannot resume {path}: no such file")
+            done = _resume(path, event, tasks)
+        elif path.exists():
+            raise RecordError(f"{path} exists: resume it, or choose another file for the records")
+    elif resume:
+        raise RecordError("resuming needs the record file of the run to continue")
+    event.check()
+    count = workers if workers is not None else os.cpu_count() or 1
+    if count < 1:
+        raise ArenaError(f"the number of workers must be at least 1, not {count}")
+    remaining = [task for task in tasks if task.index not in done]
+    records = [done[i] for i in sorted(done) if i < len(tasks)]
+    handle = None
+    if path is not None:
+        handle = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed in the finally
+        if not resume:
+            handle.write(json.dumps(event.header(), ensure_ascii=False) + "\n")
+            handle.flush()
+    try:
+        source = (
+            _ray_workers(remaining, count, ray_address) if ray else _local_workers(remaining, count)
+        )
+        for record in source:
+            if handle is not None:
+                handle.write(record.to_json() + "\n")
+                handle.flush()
+            records.append(record)
+            if progress is not None:
+                progress(record, records)
+    finally:
+        if handle is not None:
+            handle.close()
+    records.sort(key=lambda r: r.index)
+    return records
+
+
+# --------------------------------------------------------------------------- summaries
+
+
+def tally(
+    records: Sequence[GameRecord], agent: int, opponent: int | None = None
+) -> tuple[int, int, int]:
+    """Count the wins, draws and losses of ``agent`` (against ``opponent`` if given)."""
+    counts: Counter[float] = Counter()
+    for record in records:
+        if agent in record.seats and (opponent is None or opponent in record.seats):
+            counts[record.points(agent)] += 1
+    return counts[1.0], counts[0.5], counts[0.0]
+
+
+def crosstable(
+    records: Sequence[GameRecord], size: int
+) -> tuple[list[list[float]], list[list[int]]]:
+    """Return ``(scores, games)``: ``scores[i][j]`` is what agent ``i`` scored against
+    ``j`` and ``games[i][j]`` how many games they played."""
+    scores = [[0.0] * size for _ in range(size)]
+    games = [[0] * size for _ in range(size)]
+    for record in records:
+        first, second = record.seats
+        scores[first][second] += record.points(first)
+        scores[second][first] += record.points(second)
+        games[first][second] += 1
+        games[second][first] += 1
+    return scores, games
+
+
+def match_estimate(records: Sequence[GameRecord]) -> EloEstimate:
+    """The Elo difference of agent 0 over agent 1 from a match's records."""
+    return elo_estimate(*tally(records, 0, 1))
+
+
+def adjudications(records: Sequence[GameRecord]) -> Counter[str]:
+    """Count the games that did not end by the rules, by reason."""
+    return Counter(record.reason for record in records if record.reason != "end")

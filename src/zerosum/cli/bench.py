@@ -1,0 +1,44 @@
+"""``zerosum bench``: the engine's signature, total nodes over fixed positions and depths.
+
+Like Stockfish's ``bench``: the node total pins the search's behaviour (a test checks
+it), and nodes per second is a rough speed figure for this machine."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from zerosum.cli.common import table
+
+
+def register(commands: Any) -> None:
+    """Add the ``bench`` subcommand."""
+    parser = commands.add_parser("bench", help="search fixed positions; print the node signature")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> None:
+    """Search the signature positions and print one row each, then the totals."""
+    from zerosum.signature import run_signature
+
+    rows, total = run_signature()
+    print(
+        table(
+            [
+                (
+                    r.label,
+                    r.position or "start",
+                    r.depth if r.depth is not None else "end",
+                    r.move,
+                    r.score,
+                    f"{r.nodes:,}",
+                    f"{r.seconds * 1000:.1f}",
+                )
+                for r in rows
+            ],
+            ("game", "position", "depth", "move", "score", "nodes", "ms"),
+        )
+    )
+    seconds = sum(r.seconds for r in rows)
+    print(f"Nodes searched: {total}")
+    print(f"Nodes/second: {int(total / seconds) if seconds else 0}")

@@ -1,0 +1,297 @@
+"""``zerosum match`` and ``zerosum tournament``: agents play each other, results rated.
+
+Both save every game as a JSON line (``--output``, by default a new file named after the
+event and the time) and continue an interrupted run with ``--resume``. A progress bar
+with the running score goes to standard error when it is a terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import secrets
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from zerosum.cli.common import UsageError, count, table
+
+DEFAULT_GAMES = 10
+"""Games per pairing when ``--games`` is not given."""
+
+
+def _non_negative(text: str) -> float:
+    """Read a non-negative number of seconds; argparse type."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (value >= 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more seconds")
+    return value
+
+
+def _positive(text: str) -> int:
+    """Read a whole number of at least 1; argparse type."""
+    value = count(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
+def _common(parser: argparse.ArgumentParser, per: str) -> None:
+    """Add the options matches and tournaments share."""
+    parser.add_argument("game", help="the game spec, e.g. tictactoe or connect4:width=5")
+    parser.add_argument(
+        "--games", type=_positive, default=DEFAULT_GAMES, help=f"games {per} (default 10)"
+    )
+    openings = parser.add_mutually_exclusive_group()
+    openings.add_argument(
+        "--openings", metavar="FILE", help="one opening a line, moves in the game's notation"
+    )
+    openings.add_argument(
+        "--random-openings", metavar="K", type=count, help="openings of K random plies"
+    )
+    parser.add_argument("--seed", type=int, help="the seed of games and openings (default: new)")
+    parser.add_argument(
+        "--workers", type=_positive, help="worker processes (default: one per core)"
+    )
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="run the games on a Ray cluster (a local one when no address is given)",
+    )
+    parser.add_argument("--output", metavar="FILE", help="the JSON lines file of the games")
+    parser.add_argument(
+        "--resume", action="store_true", help="continue the run recorded in --output"
+    )
+    parser.add_argument(
+        "--time-margin",
+        type=_non_negative,
+        metavar="S",
+        help="seconds a move may exceed its agent's time before it forfeits (default 0.5)",
+    )
+
+
+def register(commands: Any) -> None:
+    """Add the ``match`` and ``tournament`` subcommands."""
+    match = commands.add_parser(
+        "match",
+        help="play a match between two agents and estimate their Elo difference",
+        description="Agents are specs such as engine:time=0.1, engine:depth=6, "
+        "engine:nodes=20000,killers=off or random.",
+    )
+    _common(match, "in the match")
+    match.add_argument("first", metavar="A", help="the first agent spec")
+    match.add_argument("second", metavar="B", help="the second agent spec")
+    match.set_defaults(run=run_match)
+    tournament = commands.add_parser(
+        "tournament",
+        help="play a round robin between agents and rate them (Bradley-Terry)",
+        description="Every pair of agents plays --games games; ratings are maximum "
+        "likelihood Bradley-Terry Elo with mean 0.",
+    )
+    _common(tournament, "per pairing")
+    tournament.add_argument("agents", metavar="AGENT", nargs="+", help="agent specs (2 or more)")
+    tournament.add_argument(
+        "--prior",
+        type=_non_negative,
+        default=1.0,
+        metavar="DRAWS",
+        help="virtual draws added to every pairing, so that unbeaten agents get a finite "
+        "rating (default 1; 0 for the plain maximum likelihood)",
+    )
+    tournament.set_defaults(run=run_tournament)
+
+
+def _event(args: argparse.Namespace, kind: str, agents: Sequence[str]) -> tuple[Any, Any]:
+    """Build the event the arguments describe, reading the seed back when resuming."""
+    from zerosum import arena
+    from zerosum.games import registry
+
+    if args.resume and args.output is None:
+        raise UsageError("--resume needs --output FILE: the record file to continue")
+    game = registry.make(args.game)
+    seed = args.seed
+    if seed is None and args.resume:
+        try:
+            header, _ = arena.read_records(args.output)
+        except FileNotFoundError:
+            raise UsageError(f"cannot resume {args.output}: no such file") from None
+        seed = header.get("seed")
+        if not isinstance(seed, int):
+            raise UsageError(f"cannot resume {args.output}: its header has no seed")
+    if seed is None:
+        seed = secrets.randbelow(1 << 31)
+    pairs = (args.games + 1) // 2
+    if args.openings is not None:
+        openings = arena.load_openings(game, args.openings)
+    elif args.random_openings is not None:
+        openings = arena.random_openings(game, args.random_openings, pairs, seed)
+    else:
+        openings = ((),)
+    margin = args.time_margin if args.time_margin is not None else arena.DEFAULT_TIME_MARGIN
+    return arena.Event(
+        kind=kind,
+        game=args.game,
+        agents=tuple(agents),
+        games=args.games,
+        openings=openings,
+        seed=seed,
+        time_margin=margin,
+    ), game
+
+
+def _output(args: argparse.Namespace, kind: str, game: Any) -> str:
+    """The record file: ``--output``, or a new name made of the event and the time."""
+    if args.output is not None:
+        return str(args.output)
+    return f"{kind}-{game.info.name}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
+
+
+def _run(
+    args: argparse.Namespace,
+    event: Any,
+    output: str,
+    describe: Callable[[list[Any]], str],
+) -> list[Any]:
+    """Run ``event`` with a progress bar on a terminal; return every record."""
+    from zerosum import arena
+
+    total = len(event.tasks())
+    options: dict[str, Any] = {
+        "output": output,
+        "resume": args.resume,
+        "workers": args.workers,
+        "ray": args.ray is not None,
+        "ray_address": args.ray or None,
+    }
+    if not sys.stderr.isatty():
+        return arena.run_event(event, **options)
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(describe([]), total=total)
+
+        def advance(_: Any, records: list[Any]) -> None:
+            bar.update(task, completed=len(records), description=describe(records))
+
+        return arena.run_event(event, progress=advance, **options)
+
+
+def _adjudicated(records: Sequence[Any]) -> str:
+    """One line counting the games decided by adjudication, or an empty string."""
+    from zerosum import arena
+
+    reasons = arena.adjudications(records)
+    if not reasons:
+        return ""
+    parts = ", ".join(f"{reason} {n}" for reason, n in sorted(reasons.items()))
+    return f"adjudicated: {sum(reasons.values())} of {len(records)} games ({parts})"
+
+
+def run_match(args: argparse.Namespace) -> None:
+    """Play the match and print the results table, the Elo difference and the LOS."""
+    from zerosum import arena
+
+    event, game = _event(args, "match", (args.first, args.second))
+    output = _output(args, "match", game)
+    first, second = event.labels
+
+    def running(records: list[Any]) -> str:
+        points = sum(r.points(0) for r in records)
+        return f"{first} {points:g} - {len(records) - points:g} {second}"
+
+    records = _run(args, event, output, running)
+    rows = []
+    for agent in (0, 1):
+        wins, draws, losses = arena.tally(records, agent)
+        games = wins + draws + losses
+        points = wins + draws / 2
+        share = f"{points / games:.1%}" if games else "-"
+        rows.append((event.labels[agent], games, wins, draws, losses, f"{points:g}", share))
+    print(
+        f"{game.info.title}: {first} vs {second}, {len(records)} games, seed {event.seed}, "
+        f"{len(event.openings)} opening(s)"
+    )
+    print(table(rows, ("agent", "games", "wins", "draws", "losses", "points", "score")))
+    estimate = arena.match_estimate(records)
+    print(f"Elo difference ({first} - {second}): {estimate.describe()}")
+    print(f"likelihood of superiority: {estimate.los:.1%}")
+    note = _adjudicated(records)
+    if note:
+        print(note)
+    print(f"games saved to {output}")
+
+
+def run_tournament(args: argparse.Namespace) -> None:
+    """Play the round robin and print the crosstable with Bradley-Terry ratings."""
+    from zerosum import arena
+    from zerosum.ratings import RatingError, bradley_terry, format_elo
+
+    event, game = _event(args, "tournament", args.agents)
+    output = _output(args, "tournament", game)
+    size = len(event.agents)
+
+    def running(records: list[Any]) -> str:
+        scores, _ = arena.crosstable(records, size)
+        leader = max(range(size), key=lambda i: sum(scores[i]))
+        return f"leader {event.labels[leader]} ({sum(scores[leader]):g})" if records else ""
+
+    records = _run(args, event, output, running)
+    scores, games = arena.crosstable(records, size)
+    try:
+        fit = bradley_terry(scores, games, prior=args.prior)
+    except RatingError as error:
+        fit = None
+        reason = str(error)
+    order = sorted(range(size), key=lambda i: -(fit.ratings[i] if fit else sum(scores[i])))
+    rows = []
+    for rank, i in enumerate(order, start=1):
+        played = sum(games[i])
+        cells = [
+            "x" if j == i else f"{scores[i][j]:g}/{games[i][j]}" if games[i][j] else "-"
+            for j in order
+        ]
+        if fit is not None:
+            rating = format_elo(fit.ratings[i])
+            interval = f"{format_elo(fit.low[i])} to {format_elo(fit.high[i])}"
+        else:
+            rating = interval = "-"
+        points = sum(scores[i])
+        rows.append((rank, event.labels[i], rating, interval, f"{points:g}/{played}", *cells))
+    header = ("#", "agent", "Elo", "95% interval", "score", *(str(r) for r in range(1, size + 1)))
+    print(
+        f"{game.info.title}: round robin of {size} agents, {args.games} games per pairing, "
+        f"{len(records)} games, seed {event.seed}"
+    )
+    print(table(rows, header))
+    if fit is not None:
+        print(
+            f"ratings: Bradley-Terry maximum likelihood, mean 0, {args.prior:g} virtual "
+            f"draw(s) per pairing"
+        )
+    else:
+        print(f"ratings: none ({reason})")
+    note = _adjudicated(records)
+    if note:
+        print(note)
+    print(f"games saved to {output}")

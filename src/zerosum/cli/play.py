@@ -1,0 +1,101 @@
+"""``zerosum play``: play any built-in game in the terminal, against the engine or a person.
+
+By default you move first and the engine replies (``--engine-first`` swaps). ``--first``
+and ``--second`` put any agent spec on a side (``human``, ``engine:depth=4``,
+``random``...), so two people or two engines may play too. Engines whose spec sets no
+limit think ``--time`` seconds a move, and so does the engine that answers ``hint``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+from typing import Any
+
+from zerosum.cli.common import UsageError
+
+
+def _think_time(text: str) -> float:
+    """Read a positive number of seconds; argparse type."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"{text!r} must be a positive number of seconds")
+    return value
+
+
+def register(commands: Any) -> None:
+    """Add the ``play`` subcommand."""
+    parser = commands.add_parser(
+        "play",
+        help="play a game in the terminal against the engine (or a person)",
+        description="Type moves in the game's notation; 'help' lists the commands.",
+    )
+    parser.add_argument("game", help="the game spec, e.g. tictactoe or connect4:width=5")
+    parser.add_argument(
+        "--engine-first",
+        "--human-second",
+        action="store_true",
+        help="the engine moves first and you play second",
+    )
+    parser.add_argument("--first", metavar="SPEC", help="who plays first: human, engine:..., ...")
+    parser.add_argument("--second", metavar="SPEC", help="who plays second")
+    parser.add_argument(
+        "--time",
+        type=_think_time,
+        default=1.0,
+        metavar="S",
+        help="engine think time per move and for hints, in seconds (default 1)",
+    )
+    start = parser.add_mutually_exclusive_group()
+    start.add_argument("--moves", metavar="M1,M2", help="start after these moves")
+    start.add_argument("--position", metavar="TEXT", help="start from this position")
+    parser.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour the board (auto: on a terminal, unless NO_COLOR is set)",
+    )
+    parser.set_defaults(run=run)
+
+
+def _line_writer(text: str) -> None:
+    """Print ``text`` at once, so a pipe sees it before the next question."""
+    print(text, flush=True)
+
+
+def run(args: argparse.Namespace) -> None:
+    """Play the game the arguments describe, until it ends or the person leaves."""
+    from zerosum.arena import parse_opening
+    from zerosum.games import registry
+    from zerosum.specs import make_agent, parse_agent_spec
+    from zerosum.terminal import run_session
+
+    if args.engine_first and (args.first or args.second):
+        raise UsageError("--engine-first cannot be combined with --first or --second")
+    game = registry.make(args.game)
+    default = ("engine", "human") if args.engine_first else ("human", "engine")
+    specs = [
+        parse_agent_spec(text or fallback)
+        for text, fallback in zip((args.first, args.second), default, strict=True)
+    ]
+    seats = [
+        None if spec.kind == "human" else make_agent(spec, seed=None, default_time=args.time)
+        for spec in specs
+    ]
+    start = None
+    if args.moves is not None:
+        start = game.initial_state()
+        for move in parse_opening(game, args.moves):
+            start = game.result(start, game.parse_move(start, move))
+    elif args.position is not None:
+        start = game.parse_state(args.position)
+    color = args.color == "always" or (
+        args.color == "auto" and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    )
+    hint = make_agent("engine", default_time=args.time)
+    run_session(game, seats, start=start, hint=hint, write=_line_writer, color=color)

@@ -1,0 +1,59 @@
+"""``zerosum serve``: the browser app, on uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from zerosum.cli.common import UsageError, count
+
+
+def _seconds(text: str) -> float:
+    """Read a positive number of seconds; argparse type."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"{text!r} must be above 0 and at most 3600 seconds")
+    return value
+
+
+def register(commands: Any) -> None:
+    """Add the ``serve`` subcommand."""
+    parser = commands.add_parser(
+        "serve", help="serve the browser app: play every game, step through alpha-beta"
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=count, default=8000, help="port to listen on")
+    parser.add_argument(
+        "--workers", type=count, help="engine workers (default: one per core but one)"
+    )
+    parser.add_argument(
+        "--pool",
+        choices=("process", "thread"),
+        default="process",
+        help="run searches in worker processes (default) or threads",
+    )
+    parser.add_argument(
+        "--max-think", type=_seconds, default=10.0, help="cap on every search, in seconds"
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> None:
+    """Start the server and serve until interrupted."""
+    try:
+        import uvicorn
+
+        from zerosum.web.app import create_app
+    except ImportError as error:
+        raise UsageError(
+            f"the browser app needs the web extra ({error.name} is missing): "
+            f"pip install 'zerosum[web]'"
+        ) from None
+    if args.workers == 0:
+        raise UsageError("--workers must be 1 or more")
+    app = create_app(workers=args.workers, pool=args.pool, max_think=args.max_think)
+    print(f"zerosum: serving on http://{args.host}:{args.port}/ (Ctrl-C to stop)", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")

@@ -1,0 +1,315 @@
+"""Exact solving: the game-theoretic value of a position with every best move.
+
+Two ways, for two sizes of game:
+
+* :func:`solve` proves the value of one position with the engine searching every line
+  to its end, its transposition table kept across the searches. The default driver is
+  MTD-bi (Pascal Pons' connect-four solver uses it): a binary search on the score in
+  which each probe is a null-window search ``(m, m + 1)`` answering "is the value above
+  ``m``?"; fail-soft answers move the bounds by more than half when they can, and the
+  game's ``score_bounds`` narrows the first interval. A null-window search cuts far more
+  than a full-window one, and the table carries what one probe learnt to the next. Each
+  root move is then tested against the value with one more null-window search, which
+  gives *every* best move, not just one. ``weak=True`` asks only for win, draw or loss:
+  a single search with the window ``(-1, 1)``.
+* :func:`solve_all` values every state reachable from a position, memoised, with an
+  explicit stack (no recursion limit): for small games, tests and tables of values.
+
+Scores are engine units (:mod:`zerosum.search.engine`): for the side to move, a win in
+``n`` plies is ``WIN - n``, a loss ``-(WIN - n)``, a draw 0, and games that are not
+``win_loss`` score their utility in points.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, Literal
+
+from zerosum.game import (
+    INFINITY,
+    WIN,
+    WIN_THRESHOLD,
+    Game,
+    InvalidGameError,
+    ZerosumError,
+    describe_state,
+    is_win_score,
+    plies_to_end,
+)
+from zerosum.search.engine import Engine, EngineOptions
+
+__all__ = ["Solution", "SolveLimitError", "solve", "solve_all"]
+
+
+class SolveLimitError(ZerosumError):
+    """The game has more states than :func:`solve_all` was allowed to visit."""
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """The solved value of a position.
+
+    ``score`` is in engine units for the side to move; ``value`` in the game's utility
+    units (for ``win_loss`` games +1, 0 or -1, else the points). ``distance`` is the
+    number of plies to the end of a proven win or loss with best play (``None`` for a
+    draw, a points game or a weak solve). ``best_moves`` holds every move that keeps the
+    value, in the game's move order; ``root_scores`` (when asked) maps every legal move
+    to its exact score, best first; ``pv`` is one best line.
+
+    With ``weak`` only the sign is proven: ``score`` and ``root_scores`` are then bounds
+    whose sign (win, draw or loss) is exact, ``best_moves`` the moves of the same sign.
+    """
+
+    score: int
+    value: int
+    distance: int | None
+    best_moves: tuple[Any, ...]
+    root_scores: dict[Any, int] | None
+    pv: tuple[Any, ...]
+    nodes: int
+    time: float
+    weak: bool
+
+
+def _score_range(game: Any, engine: Engine, state: Any) -> tuple[int, int]:
+    """The interval the value of ``state`` must lie in, before any search."""
+    if game.info.win_loss:
+        low, high = -WIN, WIN
+    else:
+        first, last = game.info.utility_range
+        reach = max(abs(first), abs(last))
+        low, high = -reach, reach
+    bounds = getattr(game, "score_bounds", None)
+    if bounds is not None and engine.options.solver_hooks:
+        hook_low, hook_high = bounds(state)
+        low, high = max(low, hook_low), min(high, hook_high)
+    return low, high
+
+
+def _bisect(probe: Callable[[int], int], low: int, high: int) -> int:
+    """MTD-bi: the value in ``[low, high]``, found with null-window probes.
+
+    ``probe(m)`` is a fail-soft search with the window ``(m, m + 1)``: a result above
+    ``m`` is a lower bound on the value, any other an upper bound."""
+    while low < high:
+        middle = low + (high - low) // 2
+        if low < 0 < high:
+            middle = 0  # the sign first: a draw, a win or a loss settles most of it
+        found = probe(middle)
+        if found > middle:
+            low = max(low, found)
+        else:
+            high = min(high, found)
+    return low
+
+
+def _null_window(
+    probe: Callable[[Any, int, int, int], int], position: Any, ply: int, middle: int
+) -> int:
+    """Probe ``position``, ``ply`` plies from the root, with the window ``(m, m + 1)``."""
+    return probe(position, middle, middle + 1, ply)
+
+
+def solve(
+    game: Game[Any, Any],
+    state: Any = None,
+    *,
+    weak: bool = False,
+    root_scores: bool = False,
+    method: Literal["mtd", "window"] = "mtd",
+    engine: Engine | None = None,
+    options: EngineOptions | None = None,
+) -> Solution:
+    """Solve ``state`` (the start by default) exactly, with every best move.
+
+    ``method="mtd"`` drives null-window searches (MTD-bi); ``"window"`` runs one
+    full-window search instead (the two agree; MTD is faster on large games).
+    ``root_scores`` also scores every legal move exactly. Pass an ``engine`` to reuse its
+    table across solves, else one is made with ``options``. Only games whose lines all
+    end can be solved; the search is as deep as the longest line."""
+    start = time.perf_counter()
+    if method not in ("mtd", "window"):
+        raise ValueError(f"unknown solving method {method!r}: use 'mtd' or 'window'")
+    if state is None:
+        state = game.initial_state()
+    if engine is None:
+        engine = Engine(game, options)
+    elif engine.game is not game:
+        raise InvalidGameError(
+            f"the engine given searches {engine.game.info.name!r}, not {game.info.name!r}"
+        )
+    win_loss = game.info.win_loss
+    nodes = 0
+
+    def probe(position: Any, alpha: int, beta: int, ply: int) -> int:
+        nonlocal nodes
+        found = engine.search_window(position, alpha, beta, ply=ply)
+        nodes += found.nodes
+        return found.score
+
+    if game.is_terminal(state):
+        value = game.utility(state, game.to_move(state))
+        score = (WIN if value > 0 else -WIN if value < 0 else 0) if win_loss else value
+        return Solution(
+            score=score,
+            value=value,
+            distance=0 if win_loss and value else None,
+            best_moves=(),
+            root_scores={} if root_scores else None,
+            pv=(),
+            nodes=0,
+            time=time.perf_counter() - start,
+            weak=weak,
+        )
+
+    moves = list(game.actions(state))
+    pv: tuple[Any, ...]
+    if weak:
+        found = engine.search_window(state, -1, 1)
+        nodes += found.nodes
+        score, pv = found.score, found.pv
+        sign = (score > 0) - (score < 0)
+        scores = {}
+        if root_scores:
+            for move in moves:
+                scores[move] = -probe(game.result(state, move), -1, 1, 1)
+            best = tuple(m for m in moves if (scores[m] > 0) - (scores[m] < 0) == sign)
+        elif sign < 0:
+            best = tuple(moves)  # every move loses
+        else:
+            # one null window per move: does the opponent get below zero (a win for us),
+            # or at most zero (a draw)?
+            bar = -1 if sign > 0 else 0
+            best = tuple(m for m in moves if probe(game.result(state, m), bar, bar + 1, 1) <= bar)
+    else:
+        if method == "window":
+            score = probe(state, -INFINITY, INFINITY, 0)
+        else:
+            low, high = _score_range(game, engine, state)
+            score = _bisect(partial(_null_window, probe, state, 0), low, high)
+        line = engine.search_window(state, score - 1, score + 1)
+        nodes += line.nodes
+        pv = line.pv
+        ceiling = _score_range(game, engine, state)[1] if not win_loss else WIN
+        scores = {}
+        for move in moves:
+            child = game.result(state, move)
+            if root_scores:
+                # no move beats the value, so the child is worth at least -score
+                scores[move] = -_bisect(partial(_null_window, probe, child, 1), -score, ceiling)
+            elif pv and move == pv[0]:
+                scores[move] = score  # the principal variation starts with a best move
+            else:
+                # fail-low at -score: the child is worth at most -score, the move at least
+                # the value, so exactly the value
+                scores[move] = score if probe(child, -score, -score + 1, 1) <= -score else -INFINITY
+        best = tuple(m for m in moves if scores[m] == score)
+    if win_loss:
+        value = (score > 0) - (score < 0)
+        distance = plies_to_end(score) if is_win_score(score) and not weak else None
+    else:
+        value = score if not weak else (score > 0) - (score < 0)
+        distance = None
+    ranked = dict(sorted(scores.items(), key=lambda item: -item[1])) if root_scores else None
+    return Solution(
+        score=score,
+        value=value,
+        distance=distance,
+        best_moves=best,
+        root_scores=ranked,
+        pv=pv,
+        nodes=nodes,
+        time=time.perf_counter() - start,
+        weak=weak,
+    )
+
+
+def solve_all(
+    game: Game[Any, Any],
+    state: Any = None,
+    *,
+    distance: bool = False,
+    max_states: int = 5_000_000,
+) -> dict[Hashable, int]:
+    """Value every state reachable from ``state`` (the start by default), by key.
+
+    The values are for the side to move in each state. By default they are in the
+    game's utility units (for ``win_loss`` games +1 win, 0 draw, -1 loss). With
+    ``distance`` they are engine scores instead: a win in ``n`` plies from that state is
+    ``WIN - n`` and a loss ``-(WIN - n)`` (points games are unchanged), so the fastest
+    win shows. Keys are the game's ``key`` (the state itself without one).
+
+    The walk is iterative, so deep games need no recursion. Raises
+    :class:`SolveLimitError` past ``max_states`` states and
+    :class:`~zerosum.game.InvalidGameError` if a line of play comes back to a state it
+    passed (a cycle has no game-theoretic value in this sense)."""
+    if state is None:
+        state = game.initial_state()
+    keyf: Callable[[Any], Hashable] = getattr(game, "key", None) or (lambda s: s)
+    is_terminal = game.is_terminal
+    utility = game.utility
+    to_move = game.to_move
+    result = game.result
+    actions = game.actions
+    scaled = distance and game.info.win_loss
+
+    def end_value(position: Any) -> int:
+        value: int = utility(position, to_move(position))
+        if scaled:
+            return WIN if value > 0 else -WIN if value < 0 else 0
+        return value
+
+    def backed_up(child: int) -> int:
+        if scaled:
+            if child >= WIN_THRESHOLD:
+                return 1 - child
+            if child <= -WIN_THRESHOLD:
+                return -child - 1
+        return -child
+
+    values: dict[Hashable, int] = {}
+    root_key = keyf(state)
+    if is_terminal(state):
+        values[root_key] = end_value(state)
+        return values
+    on_path = {root_key}
+    # a frame: state, key, its moves still to try, best so far, the child awaited
+    stack: list[list[Any]] = [[state, root_key, iter(actions(state)), -INFINITY, None]]
+    while stack:
+        frame = stack[-1]
+        position, key, moves, best, awaited = frame
+        if awaited is not None:
+            best = max(best, backed_up(values[awaited]))
+        pushed = False
+        for move in moves:
+            child = result(position, move)
+            child_key = keyf(child)
+            child_value = values.get(child_key)
+            if child_value is None:
+                if child_key in on_path:
+                    raise InvalidGameError(
+                        f"game {game.info.name!r} returns to {describe_state(game, child)} "
+                        f"along a line of play; solve_all needs every line to end"
+                    )
+                if not is_terminal(child):
+                    frame[3], frame[4] = best, child_key
+                    on_path.add(child_key)
+                    stack.append([child, child_key, iter(actions(child)), -INFINITY, None])
+                    pushed = True
+                    break
+                child_value = values[child_key] = end_value(child)
+            best = max(best, backed_up(child_value))
+        if pushed:
+            if len(values) + len(stack) > max_states:
+                raise SolveLimitError(
+                    f"game {game.info.name!r} has more than {max_states} states reachable "
+                    f"from {describe_state(game, state)}; solve it with solve() instead"
+                )
+            continue
+        values[key] = best
+        on_path.discard(key)
+        stack.pop()
+    return values

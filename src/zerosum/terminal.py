@@ -1,0 +1,271 @@
+"""Playing a game in the terminal: people, the engine or any agent on either side.
+
+A :class:`Session` holds the game and who sits on each side: ``None`` for a person at
+the keyboard, an :class:`~zerosum.agents.Agent` otherwise (so person against engine,
+two people, or two engines watched move by move). People type moves in the game's own
+notation, read through the checked layer (:func:`zerosum.game.play`): a bad move is
+answered with the reason and asked again, and nothing is lost. Besides moves a person
+may type ``help``, ``moves``, ``board``, ``hint``, ``undo`` and ``quit``. End of input
+or Ctrl-C ends the session quietly.
+
+Input and output are the injectable ``read`` (``input``-like) and ``write``
+(``print``-like) callables, so that tests and other front ends can drive a session.
+With ``color`` the board is drawn through rich: each side's marks in its own colour and
+empty cells dimmed; without it every line is plain text.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from zerosum.agents import Agent
+from zerosum.game import (
+    MAX_PLY,
+    Outcome,
+    ZerosumError,
+    is_win_score,
+    outcome,
+    play,
+    plies_to_end,
+)
+
+__all__ = ["HELP", "Painter", "Session", "describe_score", "run_session"]
+
+HELP = """\
+Type a move in the game's notation (e.g. {example}), or:
+  moves  list the legal moves
+  board  show the board again
+  hint   ask the engine for a move
+  undo   take back your last move (and the replies to it)
+  help   show this help
+  quit   leave the game"""
+"""The text the session's ``help`` command prints; ``{example}`` is a few legal moves."""
+
+_QUIT = frozenset({"quit", "exit", "q"})
+_PLAYER_STYLES = ("bold cyan", "bold yellow")
+_EMPTY = re.compile(r"(?<!\S)[·.](?!\S)")
+
+
+def describe_score(game: Any, score: int | None) -> str:
+    """Write an engine score for a person: ``win in 3 plies``, ``loss in 4 plies``,
+    ``+12`` (for the side to move), or ``unknown`` when no iteration completed."""
+    if score is None:
+        return "unknown"
+    if game.info.win_loss and is_win_score(score):
+        plies = plies_to_end(score)
+        return f"{'win' if score > 0 else 'loss'} in {plies} {'ply' if plies == 1 else 'plies'}"
+    return f"{score:+d}"
+
+
+class Painter:
+    """Turns boards and messages into the text a terminal shows: plain, or coloured.
+
+    A side's mark is its player name where the game writes it as a word or a single
+    character (``X`` and ``O``); lone ``.`` and ``·`` are empty cells."""
+
+    def __init__(self, game: Any, color: bool) -> None:
+        self.color = color
+        names = game.info.players
+        self._marks = [re.compile(rf"(?<![\w]){re.escape(name)}(?![\w])") for name in names]
+        self._console: Any = None
+        if color:
+            from rich.console import Console  # noqa: PLC0415 - only coloured output needs rich
+
+            self._console = Console(
+                file=io.StringIO(),
+                force_terminal=True,
+                color_system="standard",
+                width=200,
+                highlight=False,
+            )
+
+    def _paint(self, text: Any) -> str:
+        console = self._console
+        with console.capture() as captured:
+            console.print(text, end="")
+        return str(captured.get())
+
+    def board(self, game: Any, state: Any) -> str:
+        """Draw ``state`` with the game's ``render``, coloured when colour is on."""
+        drawing = game.render(state)
+        if not self.color:
+            return str(drawing)
+        from rich.text import Text  # noqa: PLC0415 - only coloured output needs rich
+
+        text = Text(drawing)
+        for pattern, style in zip(self._marks, _PLAYER_STYLES, strict=True):
+            text.highlight_regex(pattern, style)
+        text.highlight_regex(_EMPTY, "dim")
+        return self._paint(text)
+
+    def note(self, message: str, style: str = "bold") -> str:
+        """Return ``message`` in ``style`` when colour is on, else as it is."""
+        if not self.color:
+            return message
+        from rich.text import Text  # noqa: PLC0415 - only coloured output needs rich
+
+        return self._paint(Text(message, style=style))
+
+
+class Session:
+    """A game in progress in the terminal: its states so far and who sits where.
+
+    ``seats[p]`` is ``None`` when a person plays player ``p``, else the agent that
+    does. ``hint`` answers the ``hint`` command. The session starts at ``start`` (the
+    game's start by default); ``undo`` never goes back past it."""
+
+    def __init__(
+        self,
+        game: Any,
+        seats: Sequence[Agent | None],
+        *,
+        start: Any = None,
+        hint: Agent | None = None,
+        read: Callable[[str], str] = input,
+        write: Callable[[str], object] = print,
+        color: bool = False,
+    ) -> None:
+        if len(seats) != 2:
+            raise ValueError(f"a session has two seats, not {len(seats)}")
+        self.game = game
+        self.seats = (seats[0], seats[1])
+        self.hint_agent = hint
+        self.read = read
+        self.write = write
+        self.painter = Painter(game, color)
+        self.history: list[Any] = [game.initial_state() if start is None else start]
+
+    @property
+    def state(self) -> Any:
+        """The current state."""
+        return self.history[-1]
+
+    def legal_moves(self) -> list[str]:
+        """The legal moves of the current state, written in the game's notation."""
+        state = self.state
+        return [self.game.format_move(state, a) for a in self.game.actions(state)]
+
+    def who(self, player: int) -> str:
+        """Name the side ``player`` and who plays it: ``X (you)``, ``O (engine (1 s))``."""
+        seat = self.seats[player]
+        if seat is not None:
+            return f"{self.game.info.players[player]} ({seat.name})"
+        person = "you" if sum(s is None for s in self.seats) == 1 else "person"
+        return f"{self.game.info.players[player]} ({person})"
+
+    def undo(self) -> bool:
+        """Take back the last move a person made and every move after it.
+
+        Returns ``False`` (and changes nothing) when no person has moved since the start."""
+        game = self.game
+        for index in range(len(self.history) - 2, -1, -1):
+            if self.seats[game.to_move(self.history[index])] is None:
+                del self.history[index + 1 :]
+                return True
+        return False
+
+    def _agent_move(self, agent: Agent, state: Any, verb: str) -> tuple[Any, str]:
+        """Ask ``agent`` for a move; return it and a line saying what it found."""
+        move = agent.choose(self.game, state)
+        text = self.game.format_move(state, move)
+        last = getattr(agent, "last", None)
+        if last is None:
+            return move, f"{verb} {text}"
+        stats = last.stats
+        facts = [f"score {describe_score(self.game, last.score)}"]
+        if 0 < stats.depth <= MAX_PLY:  # a search to the end reports a sentinel depth
+            facts.append(f"depth {stats.depth}")
+        if stats.solved:
+            facts.append("solved")
+        facts.append(f"{stats.nodes} nodes, {stats.time:.2f} s")
+        return move, f"{verb} {text} ({', '.join(facts)})"
+
+    def _show(self) -> None:
+        self.write(self.painter.board(self.game, self.state))
+
+    def _command(self, command: str) -> bool:
+        """Carry out one line a person typed; ``False`` when the person leaves."""
+        game, state = self.game, self.state
+        word = command.lower()
+        if word in _QUIT:
+            return False
+        if word in ("help", "?", "h"):
+            example = ", ".join(self.legal_moves()[:3])
+            self.write(HELP.format(example=example))
+        elif word == "moves":
+            self.write(" ".join(self.legal_moves()))
+        elif word == "board":
+            self._show()
+        elif word == "hint":
+            if self.hint_agent is None:
+                self.write("no engine to ask for a hint")
+            else:
+                _, line = self._agent_move(self.hint_agent, state, "hint:")
+                self.write(self.painter.note(line, "green"))
+        elif word == "undo":
+            if self.undo():
+                self.write("taken back")
+            else:
+                self.write("nothing to take back")
+        else:
+            try:
+                self.history.append(play(game, state, command))
+            except ZerosumError as error:
+                self.write(self.painter.note(f"{error}; try again ('help' for help)", "red"))
+        return True
+
+    def run(self) -> Outcome | None:
+        """Play until the game ends; return its outcome, or ``None`` if the person left.
+
+        ``EOFError`` and ``KeyboardInterrupt`` end the session quietly (``None``)."""
+        game = self.game
+        names = game.info.players
+        sides = ", ".join(self.who(p) for p in (0, 1))
+        self.write(self.painter.note(f"{game.info.title}: {sides}. Type 'help' for commands."))
+        shown = -1  # the length of the history when the board was last drawn
+        try:
+            while not game.is_terminal(self.state):
+                state = self.state
+                player = game.to_move(state)
+                seat = self.seats[player]
+                if seat is not None:
+                    move, line = self._agent_move(seat, state, f"{self.who(player)} plays")
+                    self.write(line)
+                    self.history.append(game.result(state, move))
+                    continue
+                if len(self.history) != shown:
+                    self._show()
+                    shown = len(self.history)
+                command = self.read(f"{names[player]} to move> ").strip()
+                if command and not self._command(command):
+                    return None
+        except (EOFError, KeyboardInterrupt):
+            self.write("")
+            return None
+        final = self.state
+        self._show()
+        result = outcome(game, final)
+        assert result is not None
+        if result.winner is None:
+            self.write(self.painter.note(f"Draw ({result.result()})."))
+        else:
+            self.write(self.painter.note(f"{self.who(result.winner)} wins ({result.result()})."))
+        return result
+
+
+def run_session(
+    game: Any,
+    seats: Sequence[Agent | None],
+    *,
+    start: Any = None,
+    hint: Agent | None = None,
+    read: Callable[[str], str] = input,
+    write: Callable[[str], object] = print,
+    color: bool = False,
+) -> Outcome | None:
+    """Play ``game`` in a :class:`Session` and return the outcome (``None`` if left)."""
+    session = Session(game, seats, start=start, hint=hint, read=read, write=write, color=color)
+    return session.run()

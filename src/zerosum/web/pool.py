@@ -1,0 +1,304 @@
+"""The engine off the event loop: a pool of workers that search and report per depth.
+
+The engine is pure Python, so a search holds the GIL while it runs. In a process pool
+(the default) searches run beside the server, which keeps answering at full speed; in
+a thread pool the server still answers, only slower while a search runs
+(``bench/web_load.py`` measures both). Either way the work is the same function,
+:func:`run_search`, and it talks back the same way:
+
+* every completed depth is put on a *sink* queue as ``(slot, "report", data)`` and the
+  end as ``(slot, "done", data)`` or ``(slot, "error", message)``. One queue carries both,
+  so the end can never overtake the last report;
+* a search is stopped through a flag per *slot*, a byte in memory the workers share (the
+  engine polls it every few hundred nodes). A slot belongs to one search from submission
+  until its end message arrives, so a stale message cannot reach the next search to use
+  the slot.
+
+Worker processes get the queue and the flags when they start (multiprocessing shares
+them only that way); every worker keeps a few engines, one per game spec, whose
+transposition tables carry over from move to move and from game to game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import multiprocessing
+import queue
+import threading
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import (
+    BrokenExecutor,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+)
+from typing import Any, Final, TypeVar
+
+from zerosum.search.engine import Engine, Limits, Report
+from zerosum.web.sessions import make_game, move_label, score_text
+
+__all__ = ["POOL_KINDS", "Search", "SearchPool", "report_data", "run_search"]
+
+T = TypeVar("T")
+
+POOL_KINDS: Final = ("process", "thread")
+"""The kinds of worker pool: separate processes (the default) or threads."""
+
+_ENGINES_PER_WORKER: Final = 8
+"""Engines a worker keeps (one per game spec), the least recently used dropped first."""
+
+_TERMINAL: Final = frozenset({"done", "error"})
+
+# What each worker needs, by pool: a worker process serves one pool, but threads of
+# several pools (several apps in one test process) share these module globals.
+_WORKER_CHANNELS: dict[str, tuple[Sequence[Any], Any]] = {}
+_local = threading.local()
+
+
+def _start_worker(pool_id: str, stops: Sequence[Any], sink: Any) -> None:
+    """Initialise a worker: remember the pool's stop flags and report queue."""
+    _WORKER_CHANNELS[pool_id] = (stops, sink)
+
+
+class _Flag:
+    """One slot's stop flag, offering the ``is_set()`` the engine polls."""
+
+    __slots__ = ("flags", "slot")
+
+    def __init__(self, flags: Any, slot: int) -> None:
+        self.flags = flags
+        self.slot = slot
+
+    def is_set(self) -> bool:
+        """Tell whether the search in this slot should stop."""
+        return bool(self.flags[self.slot])
+
+
+def _warm() -> None:
+    """Do nothing: submitted once per worker at start so the first search finds it up."""
+
+
+def _engine(spec: str) -> Engine:
+    """Return this worker's engine for ``spec`` (engines are not shared across threads)."""
+    engines: OrderedDict[str, Engine] | None = getattr(_local, "engines", None)
+    if engines is None:
+        engines = _local.engines = OrderedDict()
+    engine = engines.get(spec)
+    if engine is None:
+        engine = engines[spec] = Engine(make_game(spec))
+        while len(engines) > _ENGINES_PER_WORKER:
+            engines.popitem(last=False)
+    engines.move_to_end(spec)
+    return engine
+
+
+def report_data(game: Any, state: Any, report: Report) -> dict[str, Any]:
+    """Turn one engine report into JSON-ready data, the principal variation as text."""
+    label = move_label(game)
+    line = []
+    for move in report.pv:
+        line.append(label(state, move))
+        state = game.result(state, move)
+    return {
+        "depth": report.depth,
+        "score": report.score,
+        "score_text": score_text(report.score, game.info.win_loss),
+        "pv": line,
+        "nodes": report.nodes,
+        "nps": report.nps,
+        "elapsed": round(report.elapsed, 4),
+        "solved": report.solved,
+    }
+
+
+def run_search(pool_id: str, slot: int, spec: str, state: Any, seconds: float) -> None:
+    """Search ``state`` of the game ``spec`` for at most ``seconds``, in a worker.
+
+    Reports go to the pool's queue tagged with ``slot``; the last message says ``done``
+    with the best move (the move itself, to be applied by the caller, and its text) or
+    ``error``. If no depth completed in time the first move in search order stands in."""
+    flags, sink = _WORKER_CHANNELS[pool_id]
+    stop = _Flag(flags, slot)
+    try:
+        engine = _engine(spec)
+        game = engine.game
+        last: dict[str, Any] | None = None
+        best: Any = None
+        if not stop.is_set():
+            limits = Limits(time=seconds, stop=stop)
+            for report in engine.iterate(state, limits):
+                last = report_data(game, state, report)
+                best = report.best_move
+                sink.put((slot, "report", last))
+        if last is None:
+            moves = engine.root_moves(state)
+            best = moves[0] if moves else None
+        text = None if best is None else move_label(game)(state, best)
+        sink.put((slot, "done", {"move": best, "text": text, "report": last}))
+    except Exception as error:  # the worker must always send the end of the search
+        sink.put((slot, "error", f"the engine failed: {type(error).__name__}: {error}"))
+
+
+class Search:
+    """A search running in the pool: iterate over :meth:`messages`, :meth:`stop` it."""
+
+    def __init__(self, pool: SearchPool, slot: int) -> None:
+        self._pool = pool
+        self.slot = slot
+        self.queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        self.finished = False
+
+    def stop(self) -> None:
+        """Ask the search to end now; it still ends with a ``done`` message."""
+        if not self.finished:
+            self._pool.stops[self.slot] = 1
+
+    async def messages(self) -> AsyncIterator[tuple[str, Any]]:
+        """Yield ``("report", data)`` per depth, then ``("done", data)`` or
+        ``("error", message)``, then stop."""
+        while True:
+            kind, payload = await self.queue.get()
+            yield kind, payload
+            if kind in _TERMINAL:
+                return
+
+
+class SearchPool:
+    """A pool of ``workers`` processes or threads (``kind``) running engine searches.
+
+    At most ``slots`` searches are submitted at once; more wait for a slot. Use it from
+    one event loop: :meth:`start` there, then :meth:`begin` searches, :meth:`call`
+    other CPU-bound functions, and :meth:`close` at the end."""
+
+    _ids = itertools.count()
+
+    def __init__(self, workers: int = 1, kind: str = "process", slots: int = 64) -> None:
+        if kind not in POOL_KINDS:
+            raise ValueError(f"pool kind must be one of {', '.join(POOL_KINDS)}, not {kind!r}")
+        if workers < 1 or slots < 1:
+            raise ValueError(f"a pool needs 1 worker and 1 slot or more, not {workers}, {slots}")
+        self.workers = workers
+        self.kind = kind
+        self.pool_id = f"pool-{next(self._ids)}"
+        self._context = multiprocessing.get_context("spawn")
+        self.stops: Any
+        self._sink: Any
+        if kind == "process":
+            self.stops = self._context.RawArray("b", slots)  # shared memory, no locks
+            self._sink = self._context.Queue()
+        else:
+            self.stops = bytearray(slots)
+            self._sink = queue.Queue()
+        self._executor = self._new_executor()
+        self._free: asyncio.Queue[int] = asyncio.Queue()
+        for slot in range(slots):
+            self._free.put_nowait(slot)
+        self._active: dict[int, Search] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._reader: threading.Thread | None = None
+
+    def _new_executor(self) -> Executor:
+        arguments = (self.pool_id, self.stops, self._sink)
+        if self.kind == "process":
+            return ProcessPoolExecutor(
+                self.workers,
+                mp_context=self._context,
+                initializer=_start_worker,
+                initargs=arguments,
+            )
+        return ThreadPoolExecutor(
+            self.workers,
+            thread_name_prefix="zerosum-search",
+            initializer=_start_worker,
+            initargs=arguments,
+        )
+
+    async def start(self) -> None:
+        """Bind to the running loop, start reading reports and bring the workers up."""
+        self._loop = asyncio.get_running_loop()
+        self._reader = threading.Thread(target=self._read, name="zerosum-reports", daemon=True)
+        self._reader.start()
+        await asyncio.gather(*(self.call(_warm) for _ in range(self.workers)))
+
+    async def close(self) -> None:
+        """Stop every search, shut the workers down and stop reading."""
+        for slot in range(len(self.stops)):
+            self.stops[slot] = 1
+        executor = self._executor
+        await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+        self._sink.put(None)
+        if self._reader is not None:
+            await asyncio.to_thread(self._reader.join)
+
+    @property
+    def busy(self) -> int:
+        """The number of searches submitted and not yet ended."""
+        return len(self._active)
+
+    def _read(self) -> None:
+        loop = self._loop
+        assert loop is not None  # start() binds the loop before the reader runs
+        while True:
+            message = self._sink.get()
+            if message is None:
+                return
+            try:
+                loop.call_soon_threadsafe(self._dispatch, message)
+            except RuntimeError:  # the loop closed under us: nobody is listening
+                return
+
+    def _dispatch(self, message: tuple[int, str, Any]) -> None:
+        slot, kind, payload = message
+        search = self._active.get(slot)
+        if search is None:
+            return
+        if kind in _TERMINAL:
+            del self._active[slot]
+            search.finished = True
+            self._free.put_nowait(slot)
+        search.queue.put_nowait((kind, payload))
+
+    async def begin(self, spec: str, state: Any, seconds: float) -> Search:
+        """Start searching ``state`` of game ``spec`` for at most ``seconds``."""
+        slot = await self._free.get()
+        self.stops[slot] = 0
+        search = Search(self, slot)
+        self._active[slot] = search
+        try:
+            future = self._submit(run_search, self.pool_id, slot, spec, state, seconds)
+        except BaseException:
+            del self._active[slot]
+            self._free.put_nowait(slot)
+            raise
+        future.add_done_callback(lambda done: self._crashed(slot, done))
+        return search
+
+    def _crashed(self, slot: int, future: Future[Any]) -> None:
+        """Report a search whose worker died (run_search itself never raises)."""
+        if future.cancelled():
+            error: BaseException | None = RuntimeError("the search was cancelled")
+        else:
+            error = future.exception()
+        if error is None or self._loop is None:
+            return
+        message = (slot, "error", f"the engine's worker failed: {type(error).__name__}")
+        with contextlib.suppress(RuntimeError):  # the loop is gone: the server is closing
+            self._loop.call_soon_threadsafe(self._dispatch, message)
+
+    def _submit(self, function: Callable[..., T], *arguments: Any) -> Future[T]:
+        try:
+            return self._executor.submit(function, *arguments)
+        except BrokenExecutor:
+            # a worker process died (killed, out of memory): start afresh once
+            self._executor = self._new_executor()
+            return self._executor.submit(function, *arguments)
+
+    async def call(self, function: Callable[..., T], *arguments: Any) -> T:
+        """Run ``function(*arguments)`` in a worker and return its result.
+
+        In a process pool the function and its arguments must be picklable."""
+        return await asyncio.wrap_future(self._submit(function, *arguments))

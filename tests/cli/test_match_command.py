@@ -1,0 +1,315 @@
+"""``zerosum match`` and ``zerosum tournament``: the printed tables agree with the saved
+records, runs resume, and bad specs, openings and files are one-line errors."""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from zerosum.arena import read_records, tally
+from zerosum.cli import main
+from zerosum.ratings import elo_estimate
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except SystemExit as exit_:  # argparse's own errors
+        code = int(exit_.code or 0)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def row(out: str, label: str) -> list[str]:
+    """The cells of the table row that starts with ``label``."""
+    line = next(line for line in out.splitlines() if line.startswith(label + " "))
+    return line.split()
+
+
+def test_match_prints_what_it_saved(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "m.jsonl"
+    code, out, err = run(
+        capsys,
+        "match",
+        "tictactoe",
+        "engine:depth=3",
+        "random",
+        "--games",
+        "8",
+        "--seed",
+        "1",
+        "--workers",
+        "1",
+        "--output",
+        str(path),
+    )
+    assert (code, err) == (0, "")
+    header, records = read_records(path)
+    assert header["seed"] == 1 and len(records) == 8
+    wins, draws, losses = tally(records, 0)
+    assert losses == 0
+    assert row(out, "engine:depth=3")[1:5] == ["8", str(wins), str(draws), "0"]
+    assert row(out, "random")[1:5] == ["8", "0", str(draws), str(wins)]
+    estimate = elo_estimate(wins, draws, losses)
+    assert f"Elo difference (engine:depth=3 - random): {estimate.describe()}" in out
+    assert f"likelihood of superiority: {estimate.los:.1%}" in out
+    assert f"games saved to {path}" in out
+    assert "adjudicated" not in out
+
+
+def test_match_resumes_and_extends(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(tmp_path / "m.jsonl")
+    base = ("match", "tictactoe", "engine:depth=2", "random", "--workers", "1", "--output", path)
+    assert run(capsys, *base, "--games", "4", "--seed", "7", "--random-openings", "2")[0] == 0
+    code, out, _ = run(capsys, *base, "--games", "6", "--random-openings", "2", "--resume")
+    assert code == 0 and ", 6 games, seed 7," in out  # the seed is read back from the file
+    header, records = read_records(path)
+    assert sorted(r.index for r in records) == list(range(6))
+    assert header["openings"] and all(len(o) == 2 for o in header["openings"])
+    code, _, err = run(capsys, *base, "--games", "6", "--seed", "8", "--resume")
+    assert code == 2 and "records another event" in err and err.count("\n") == 1
+    code, _, err = run(capsys, *base, "--games", "2")
+    assert code == 2 and "exists" in err
+
+
+def test_match_writes_a_new_file_by_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(
+        capsys, "match", "tictactoe", "random", "engine:depth=1", "--games", "2", "--workers", "1"
+    )
+    assert code == 0
+    (saved,) = tmp_path.glob("match-tictactoe-*.jsonl")
+    assert f"games saved to {saved.name}" in out
+    assert len(read_records(saved)[1]) == 2
+
+
+def test_adjudicated_games_are_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys,
+        "match",
+        "tictactoe",
+        "engine:depth=2",
+        "tests_cli_agents_missing.Agent",
+        "--games",
+        "2",
+        "--workers",
+        "1",
+        "--output",
+        str(tmp_path / "x.jsonl"),
+    )
+    assert code == 2  # a custom agent that cannot be imported is refused before the run
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    try:
+        code, out, _ = run(
+            capsys,
+            "match",
+            "tictactoe",
+            "random",
+            "test_arena.Cheater",
+            "--games",
+            "4",
+            "--workers",
+            "1",
+            "--seed",
+            "3",
+            "--output",
+            str(tmp_path / "a.jsonl"),
+        )
+    finally:
+        sys.path.pop(0)
+    assert code == 0
+    assert "adjudicated: 4 of 4 games (illegal 4)" in out
+    assert row(out, "random")[1:5] == ["4", "4", "0", "0"]
+
+
+def test_tournament_crosstable_and_ratings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "t.jsonl"
+    code, out, err = run(
+        capsys,
+        "tournament",
+        "tictactoe",
+        "random",
+        "engine:depth=1",
+        "engine:depth=9",
+        "--games",
+        "4",
+        "--seed",
+        "2",
+        "--workers",
+        "2",
+        "--output",
+        str(path),
+    )
+    assert (code, err) == (0, "")
+    assert "round robin of 3 agents, 4 games per pairing, 12 games, seed 2" in out
+    _, records = read_records(path)
+    assert len(records) == 12
+    agents = ("random", "engine:depth=1", "engine:depth=9")
+    lines = out.splitlines()
+    top = next(i for i, line in enumerate(lines) if line.startswith("#  agent"))
+    rows = [line.split() for line in lines[top + 2 : top + 5]]
+    # rank, agent, Elo, interval low, "to", interval high, score, then the crosstable
+    assert [r[0] for r in rows] == ["1", "2", "3"] and rows[-1][1] == "random"
+    for cells in rows:
+        wins, draws, _ = tally(records, agents.index(cells[1]))
+        assert cells[6] == f"{wins + draws / 2:g}/8"
+        assert float(cells[3]) < float(cells[2]) < float(cells[5])
+    ratings = [float(r[2]) for r in rows]
+    assert ratings == sorted(ratings, reverse=True) and abs(sum(ratings)) < 0.5
+    assert "ratings: Bradley-Terry maximum likelihood, mean 0, 1 virtual draw(s) per pairing" in out
+
+
+def test_tournament_without_prior_reports_unbounded_ratings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(
+        capsys,
+        "tournament",
+        "tictactoe",
+        "random",
+        "engine:depth=9",
+        "--games",
+        "2",
+        "--seed",
+        "2",
+        "--workers",
+        "1",
+        "--prior",
+        "0",
+        "--output",
+        str(tmp_path / "t.jsonl"),
+    )
+    assert code == 0
+    assert "ratings: none (some players won (or lost) every game" in out
+
+
+def test_openings_file_errors_name_the_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    openings = tmp_path / "open.txt"
+    openings.write_text("b2\nb2 q7\n", encoding="utf-8")
+    code, out, err = run(
+        capsys,
+        "match",
+        "tictactoe",
+        "random",
+        "engine:depth=1",
+        "--openings",
+        str(openings),
+        "--output",
+        str(tmp_path / "o.jsonl"),
+    )
+    assert (code, out) == (2, "")
+    assert re.fullmatch(r"zerosum: error: .*open\.txt, line 2: .*'q7'.*\n", err)
+    assert not (tmp_path / "o.jsonl").exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["match", "tictactoe", "engine:depth=x", "random"], "depth must be a whole number"),
+        (["match", "tictactoe", "human", "random"], "a person cannot play a match"),
+        (["match", "tictactoe", "random", "random"], "same name"),
+        (["match", "nosuchgame", "random", "engine"], "unknown game"),
+        (["match", "tictactoe", "random", "engine", "--resume"], "--resume needs --output"),
+        (["match", "tictactoe", "random", "engine", "--games", "0"], "must be at least 1"),
+        (["tournament", "tictactoe", "random"], "at least 2 agents"),
+        (
+            ["match", "tictactoe", "random", "engine", "--openings", "f", "--random-openings", "2"],
+            "not allowed with argument",
+        ),
+    ],
+)
+def test_bad_arguments_are_one_line_errors(
+    argv: list[str],
+    message: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert message in err and err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []  # nothing was recorded
+
+
+def test_the_installed_command_runs_a_match(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "zerosum.cli",
+            "match",
+            "tictactoe",
+            "engine:depth=2",
+            "random",
+            "--games",
+            "4",
+            "--seed",
+            "5",
+            "--output",
+            str(tmp_path / "m.jsonl"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "Elo difference (engine:depth=2 - random): +" in done.stdout
+
+
+def test_a_terminal_shows_the_running_score(tmp_path: Path) -> None:
+    master, slave = pty.openpty()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "zerosum.cli",
+            "match",
+            "tictactoe",
+            "engine:depth=2",
+            "random",
+            "--games",
+            "6",
+            "--seed",
+            "5",
+            "--workers",
+            "1",
+            "--output",
+            str(tmp_path / "m.jsonl"),
+        ],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        close_fds=True,
+        env={**os.environ, "COLUMNS": "120", "TERM": "xterm"},
+    )
+    os.close(slave)
+    seen = b""
+    while True:
+        ready, _, _ = select.select([master], [], [], 60)
+        assert ready, seen
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        seen += chunk
+    assert process.wait(timeout=60) == 0
+    os.close(master)
+    text = seen.decode("utf-8", "replace")
+    assert re.search(r"engine:depth=2 \d+(\.5)? - \d+(\.5)? random", text)  # the progress bar
+    assert "Elo difference (engine:depth=2 - random)" in text

@@ -1,0 +1,584 @@
+"""The production engine against the textbook oracle and an independent memoised minimax.
+
+Agreement at every depth on random trees under every combination of options, exact win
+distances on every reachable tic-tac-toe position, root scores, win-distance
+preferences, the solving hooks, quiescence, the limits, the table's moves and
+determinism."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import Bare, minimax_value, trees
+from zerosum.game import WIN, MissingCapabilityError
+from zerosum.games.connect4 import Connect4
+from zerosum.games.mnk import MNKGame, tictactoe
+from zerosum.games.tree import TreeGame
+from zerosum.search.engine import Engine, EngineOptions, Limits
+from zerosum.search.reference import negamax
+from zerosum.search.table import DEPTH_END, EXACT
+
+SWITCHES = ("use_table", "hints", "killers", "history", "pvs", "aspiration")
+
+
+@st.composite
+def option_sets(draw: st.DrawFn) -> EngineOptions:
+    """Any combination of the engine's switches, with small tables and windows too."""
+    flags = {name: draw(st.booleans()) for name in SWITCHES}
+    return EngineOptions(
+        table_size=draw(st.sampled_from((1, 8, 1 << 12))),
+        aspiration_window=draw(st.integers(1, 6)),
+        **flags,
+    )
+
+
+def reachable(game: Any) -> list[Any]:
+    """Every state reachable from the start, in breadth-first order."""
+    seen = {game.initial_state(): None}
+    frontier = list(seen)
+    while frontier:
+        following = []
+        for state in frontier:
+            for move in game.actions(state):
+                child = game.result(state, move)
+                if child not in seen:
+                    seen[child] = None
+                    following.append(child)
+        frontier = following
+    return list(seen)
+
+
+def exact_scores(game: Any) -> dict[Any, int]:
+    """Every reachable state's engine score (win distances, mover's side), memoised.
+
+    Written from the definitions alone: a finished game scores +-WIN or 0; otherwise the
+    best of the children's scores, negated, with a win or loss one ply further away."""
+    memo: dict[Any, int] = {}
+
+    def value(state: Any) -> int:
+        if state in memo:
+            return memo[state]
+        if game.is_terminal(state):
+            u = game.utility(state, game.to_move(state))
+            score = WIN if u > 0 else -WIN if u < 0 else 0
+        else:
+            score = max(-further(value(game.result(state, a))) for a in game.actions(state))
+        memo[state] = score
+        return score
+
+    for state in reversed(reachable(game)):
+        value(state)
+    return memo
+
+
+def further(score: int) -> int:
+    """A score seen one ply further from the root: wins and losses come one ply later."""
+    if score > WIN // 2:
+        return score - 1
+    if score < -WIN // 2:
+        return score + 1
+    return score
+
+
+TICTACTOE = tictactoe()
+EXACT_TICTACTOE = exact_scores(TICTACTOE)
+
+
+class WithoutEvaluate(Bare):
+    """Tic-tac-toe with its key and hints but no evaluate: searched to the end."""
+
+    def key(self, state: int) -> int:
+        return state
+
+    def ordered_actions(self, state: int) -> Any:
+        return self.game.ordered_actions(state)  # type: ignore[attr-defined]
+
+
+class Points(Bare):
+    """Tic-tac-toe scored in points (win_loss off): 100 for a line, and its evaluate.
+
+    The engine then returns the textbook's values exactly, at any depth."""
+
+    def __init__(self, game: Any) -> None:
+        super().__init__(game)
+        self.info = type(game.info)(name="points", title="points", win_loss=False)
+
+    def utility(self, state: int, player: int) -> int:
+        return 100 * self.game.utility(state, player)
+
+    def evaluate(self, state: int) -> int:
+        return int(self.game.evaluate(state)) % 7 - 3  # type: ignore[attr-defined]
+
+    def key(self, state: int) -> int:
+        return state
+
+
+class Hooked(Bare):
+    """Tic-tac-toe with solving hooks written the slow, obvious way."""
+
+    def winning_action(self, state: int) -> int | None:
+        game = self.game
+        for a in game.actions(state):
+            child = game.result(state, a)
+            if game.is_terminal(child) and game.utility(child, game.to_move(state)) > 0:
+                return a
+        return None
+
+    def non_losing_actions(self, state: int) -> list[int]:
+        game = self.game
+        safe = []
+        for a in game.actions(state):
+            child = game.result(state, a)
+            if game.is_terminal(child) or Hooked.winning_action(self, child) is None:
+                safe.append(a)
+        return safe
+
+    def score_bounds(self, state: int) -> tuple[int, int]:
+        empty = 9 - state.bit_count()
+        return (-(WIN - empty), WIN - 1) if empty else (-WIN, WIN)
+
+    def key(self, state: int) -> int:
+        return state
+
+
+def random_position(data: st.DataObject, game: Any, plies: int) -> Any:
+    state = game.initial_state()
+    for _ in range(plies):
+        moves = game.actions(state)
+        if not moves:
+            break
+        state = game.result(state, data.draw(st.sampled_from(list(moves))))
+    return state
+
+
+# ---------------------------------------------------------------- agreement with oracles
+
+
+@settings(max_examples=150, deadline=None)
+@given(trees(estimates=True), option_sets(), st.data())
+def test_agrees_with_minimax_on_random_trees_at_every_depth(
+    tree: Any, options: EngineOptions, data: st.DataObject
+) -> None:
+    game = TreeGame(tree)
+    depth = data.draw(st.integers(1, 7))
+    result = Engine(game, options).search(0, Limits(depth=depth))
+    assert result.score == minimax_value(tree, depth)
+    full = Engine(game, options).search(0)
+    assert full.score == minimax_value(tree)
+    assert full.stats.solved
+
+
+@settings(max_examples=60, deadline=None)
+@given(trees(estimates=True), option_sets(), st.data())
+def test_multipv_scores_every_root_move_exactly(
+    tree: Any, options: EngineOptions, data: st.DataObject
+) -> None:
+    game = TreeGame(tree)
+    depth = data.draw(st.integers(1, 6))
+    result = Engine(game, options).search(0, Limits(depth=depth), multipv=True)
+    assert result.root_scores is not None
+    kids = tree["children"]
+    expected = {i: minimax_value(kid, depth - 1, maximise=False) for i, kid in enumerate(kids)}
+    assert result.root_scores == expected
+    assert list(result.root_scores.values()) == sorted(expected.values(), reverse=True)
+    assert result.score == max(expected.values())
+    assert expected[result.best_move] == result.score
+
+
+@settings(max_examples=80, deadline=None)
+@given(option_sets(), st.data())
+def test_agrees_with_negamax_on_tictactoe_in_points(
+    options: EngineOptions, data: st.DataObject
+) -> None:
+    game = Points(TICTACTOE)
+    state = random_position(data, game, data.draw(st.integers(2, 6)))
+    depth = data.draw(st.integers(1, 5))
+    expected = negamax(game, state, depth).score
+    assert Engine(game, options).search(state, Limits(depth=depth)).score == expected
+
+
+def test_exact_win_distance_on_every_tictactoe_position() -> None:
+    for game in (TICTACTOE, WithoutEvaluate(TICTACTOE)):
+        engine = Engine(game)
+        for state, score in EXACT_TICTACTOE.items():
+            result = engine.search(state)
+            assert result.score == score, game.format_state(state)  # type: ignore[attr-defined]
+            if not TICTACTOE.is_terminal(state):
+                child = TICTACTOE.result(state, result.best_move)
+                assert -further(EXACT_TICTACTOE[child]) == score
+
+
+def test_sign_agrees_with_negamax_on_sampled_tictactoe_positions() -> None:
+    bare = Bare(TICTACTOE)  # type: ignore[arg-type]
+    engine = Engine(bare)
+    late = [s for s in EXACT_TICTACTOE if s.bit_count() >= 4]
+    for state in late[::7]:
+        expected = negamax(bare, state).score
+        score = engine.search(state).score
+        assert score is not None
+        assert (score > 0) - (score < 0) == expected
+
+
+def test_multipv_on_the_empty_board_draws_everywhere() -> None:
+    result = Engine(TICTACTOE).search(0, multipv=True)
+    assert result.root_scores == dict.fromkeys(range(9), 0)
+    assert result.score == 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(option_sets(), st.data())
+def test_root_scores_are_exact_win_distances(options: EngineOptions, data: st.DataObject) -> None:
+    state = random_position(data, TICTACTOE, data.draw(st.integers(0, 5)))
+    if TICTACTOE.is_terminal(state):
+        return
+    result = Engine(WithoutEvaluate(TICTACTOE), options).search(state, multipv=True)
+    assert result.root_scores is not None
+    for move, score in result.root_scores.items():
+        assert score == -further(EXACT_TICTACTOE[TICTACTOE.result(state, move)])
+
+
+def test_solving_hooks_change_nothing_but_the_work() -> None:
+    plain = Engine(WithoutEvaluate(TICTACTOE))
+    hooked = Engine(Hooked(TICTACTOE))  # type: ignore[arg-type]
+    off = Engine(Hooked(TICTACTOE), EngineOptions(solver_hooks=False))  # type: ignore[arg-type]
+    for state, score in EXACT_TICTACTOE.items():
+        assert hooked.search(state).score == score
+        assert off.search(state).score == score
+    plain_order = {"killers": False, "history": False}
+    unhooked = EngineOptions(solver_hooks=False, **plain_order)
+    empty_plain = Engine(Hooked(TICTACTOE), unhooked).search(0).stats.nodes  # type: ignore[arg-type]
+    empty_hooked = Engine(Hooked(TICTACTOE), EngineOptions(**plain_order)).search(0).stats.nodes  # type: ignore[arg-type]
+    assert empty_hooked < empty_plain
+    assert plain.search(0).score == 0
+
+
+def test_connect4_hooks_agree_with_the_plain_search() -> None:
+    game = Connect4(4, 4)
+    hooked = Engine(game)
+    plain = Engine(game, EngineOptions(solver_hooks=False))
+    for moves in ("", "1", "23", "1414", "2323", "12341"):
+        state = game.parse_state(moves)
+        window = hooked.search_window(state, -WIN - 1, WIN + 1)
+        reference = plain.search_window(state, -WIN - 1, WIN + 1)
+        assert window.score == reference.score, moves
+
+
+# ---------------------------------------------------------------- win distances
+
+
+def test_takes_a_win_in_one_at_depth_one() -> None:
+    engine = Engine(TICTACTOE)
+    for state, score in EXACT_TICTACTOE.items():
+        if score == WIN - 1:
+            result = engine.search(state, Limits(depth=1))
+            assert result.score == WIN - 1
+            child = TICTACTOE.result(state, result.best_move)
+            assert TICTACTOE.is_terminal(child)
+            assert TICTACTOE.utility(child, TICTACTOE.to_move(state)) == 1
+
+
+def _threat(game: Any, state: Any) -> bool:
+    """The player to move could win at once."""
+    for a in game.actions(state):
+        child = game.result(state, a)
+        if game.is_terminal(child) and game.utility(child, game.to_move(state)) > 0:
+            return True
+    return False
+
+
+def _opponent_threatens(state: int) -> bool:
+    """The player not to move has two in a line with the third cell empty."""
+    x, o = state & 0x1FF, state >> 9 & 0x1FF
+    theirs = o if TICTACTOE.to_move(state) == 0 else x
+    empty = 0x1FF & ~(x | o)
+    return any((theirs & line).bit_count() == 2 and empty & line for line in TICTACTOE.lines)
+
+
+def test_blocks_a_loss_in_one_at_depth_two() -> None:
+    checked = 0
+    for options in (EngineOptions(), EngineOptions(hints=False, use_table=False)):
+        engine = Engine(TICTACTOE, options)
+        for state, score in EXACT_TICTACTOE.items():
+            if TICTACTOE.is_terminal(state) or _threat(TICTACTOE, state):
+                continue
+            # the opponent threatens and some move stops every win in one
+            if not _opponent_threatens(state) or score == -(WIN - 2):
+                continue
+            move = engine.search(state, Limits(depth=2)).best_move
+            child = TICTACTOE.result(state, move)
+            assert TICTACTOE.is_terminal(child) or not _threat(TICTACTOE, child)
+            checked += 1
+    assert checked > 100
+
+
+def _positions_with(predicate: Any) -> Iterator[int]:
+    for state, score in EXACT_TICTACTOE.items():
+        if TICTACTOE.is_terminal(state):
+            continue
+        children = {
+            -further(EXACT_TICTACTOE[TICTACTOE.result(state, a)]) for a in TICTACTOE.actions(state)
+        }
+        if predicate(score, children):
+            yield state
+
+
+def test_prefers_the_fastest_win() -> None:
+    found = list(_positions_with(lambda _, c: WIN - 1 in c and WIN - 3 in c))
+    assert found
+    for game in (TICTACTOE, WithoutEvaluate(TICTACTOE)):
+        engine = Engine(game)
+        for state in found:
+            assert engine.search(state).score == WIN - 1
+
+
+def test_prefers_the_slowest_loss() -> None:
+    found = list(_positions_with(lambda s, c: s < 0 and -(WIN - 2) in c and -(WIN - 4) in c))
+    assert found
+    for state in found:
+        for game in (TICTACTOE, WithoutEvaluate(TICTACTOE)):
+            result = Engine(game).search(state)
+            assert result.score == -(WIN - 4)
+            child = TICTACTOE.result(state, result.best_move)
+            assert -further(EXACT_TICTACTOE[child]) == -(WIN - 4)
+
+
+# ---------------------------------------------------------------- quiescence
+
+
+class Noisy(Bare):
+    """A tree whose every move is noisy: quiescence then searches on from the horizon."""
+
+    def evaluate(self, state: int) -> int:
+        return self.game.evaluate(state)
+
+    def noisy_actions(self, state: int) -> tuple[int, ...]:
+        return self.game.actions(state)
+
+
+def quiescent_value(tree: Any, depth: int, maximise: bool = True) -> int:
+    """The depth-limited value when the horizon stands pat or plays on (the oracle)."""
+    if isinstance(tree, int):
+        return tree
+    kids = tree["children"]
+    if depth > 0:
+        values = [quiescent_value(k, depth - 1, not maximise) for k in kids]
+        return max(values) if maximise else min(values)
+    pat = int(tree["estimate"])
+    values = [quiescent_value(k, 0, not maximise) for k in kids]
+    return max(pat, *values) if maximise else min(pat, *values)
+
+
+@settings(max_examples=60, deadline=None)
+@given(trees(estimates=True), st.integers(1, 4), option_sets())
+def test_quiescence_stands_pat_or_plays_on(tree: Any, depth: int, options: EngineOptions) -> None:
+    game = Noisy(TreeGame(tree))
+    result = Engine(game, options).search(0, Limits(depth=depth))
+    assert result.score == quiescent_value(tree, depth)
+    off = EngineOptions(quiescence=False)
+    assert Engine(game, off).search(0, Limits(depth=depth)).score == minimax_value(tree, depth)
+
+
+# ---------------------------------------------------------------- capabilities
+
+
+def test_a_depth_limit_without_evaluate_raises() -> None:
+    game = WithoutEvaluate(TICTACTOE)
+    with pytest.raises(MissingCapabilityError, match="no evaluate"):
+        Engine(game).search(0, Limits(depth=3))
+    assert Engine(game).search(0, Limits(depth=9)).score == 0
+
+
+def test_partial_estimates_search_to_the_end() -> None:
+    tree = [[3, [5, 1]], {"children": [2, 9], "estimate": 4}]
+    result = Engine(TreeGame(tree)).search(0)
+    assert result.score == minimax_value(tree)
+    with pytest.raises(MissingCapabilityError):
+        Engine(TreeGame(tree)).search(0, Limits(depth=1))
+
+
+class Unhashable(Bare):
+    """States are lists: no key and no hash, so the engine runs without its table."""
+
+    def initial_state(self) -> Any:
+        return [0]
+
+    def to_move(self, state: Any) -> int:
+        return self.game.to_move(state[0])
+
+    def actions(self, state: Any) -> Any:
+        return self.game.actions(state[0])
+
+    def result(self, state: Any, action: int) -> Any:
+        return [self.game.result(state[0], action)]
+
+    def is_terminal(self, state: Any) -> bool:
+        return self.game.is_terminal(state[0])
+
+    def utility(self, state: Any, player: int) -> int:
+        return self.game.utility(state[0], player)
+
+
+def test_unhashable_states_search_without_the_table() -> None:
+    engine = Engine(Unhashable(TICTACTOE))  # type: ignore[arg-type]
+    result = engine.search([0])
+    assert result.score == 0
+    assert result.stats.table_probes == 0
+
+
+def test_a_finished_game_has_no_move() -> None:
+    state = TICTACTOE.parse_state("xxx/oo./...")
+    result = Engine(TICTACTOE).search(state)
+    assert result.best_move is None
+    assert result.score == -WIN  # the side to move has lost
+    assert list(Engine(TICTACTOE).iterate(state)) == []
+
+
+# ---------------------------------------------------------------- the table
+
+
+class Guarded(WithoutEvaluate):
+    """Fails the test if the search plays on an occupied cell."""
+
+    def result(self, state: int, action: int) -> int:
+        assert not (state | state >> 9) >> action & 1, f"illegal move {action} played"
+        return self.game.result(state, action)
+
+
+def test_an_illegal_stored_move_is_never_played() -> None:
+    engine = Engine(Guarded(TICTACTOE), EngineOptions(table_size=1 << 16))
+    table = engine.table
+    assert table is not None
+
+    def poison() -> None:
+        for state in EXACT_TICTACTOE:
+            occupied = [c for c in range(9) if (state | state >> 9) >> c & 1]
+            if occupied:  # a shallow bound, so the search uses the move but not the value
+                table.store(state, 0, EXACT, 0, occupied[0], 0)
+        table.store(0, 0, EXACT, 0, 42, 0)  # not a move at all
+
+    for state, score in list(EXACT_TICTACTOE.items())[::20]:
+        poison()
+        assert engine.search(state).score == score
+
+
+def test_the_table_is_kept_between_searches_and_reset_forgets() -> None:
+    engine = Engine(TICTACTOE)
+    first = engine.search(0)
+    second = engine.search(0)
+    assert second.score == first.score == 0
+    assert second.stats.nodes < first.stats.nodes
+    assert engine.table is not None
+    entry = engine.table.probe(0)
+    assert entry is not None
+    assert entry.depth == DEPTH_END
+    engine.reset()
+    assert len(engine.table) == 0
+    assert engine.search(0).stats.nodes == first.stats.nodes
+
+
+def test_the_table_never_exceeds_its_bound() -> None:
+    engine = Engine(MNKGame(4, 4, 3), EngineOptions(table_size=1000))
+    engine.search(0, Limits(depth=5))
+    assert engine.table is not None
+    assert len(engine.table) <= 512 == engine.table.capacity
+    assert engine.search(0, Limits(depth=5)).stats.hashfull <= 1000
+
+
+# ---------------------------------------------------------------- limits
+
+
+BIG = MNKGame(5, 5, 4)
+
+
+def test_node_limit_is_respected() -> None:
+    for nodes in (1, 10, 999, 5000):
+        result = Engine(BIG).search(0, Limits(nodes=nodes))
+        assert result.stats.nodes <= nodes
+        assert result.stats.stopped
+        assert result.best_move in BIG.actions(0)
+    assert Engine(BIG).search(0, Limits(nodes=5000)).stats.nodes == 5000
+
+
+def test_a_legal_move_even_when_stopped_during_depth_one() -> None:
+    result = Engine(BIG).search(0, Limits(nodes=2))
+    assert result.score is None
+    assert result.stats.depth == 0
+    assert result.best_move == BIG.ordered_actions(0)[0]
+
+
+def test_time_limit() -> None:
+    start = time.perf_counter()
+    result = Engine(BIG).search(0, Limits(time=0.1))
+    elapsed = time.perf_counter() - start
+    assert 0.1 <= elapsed < 0.3
+    assert result.stats.stopped
+    assert result.stats.depth >= 1
+    assert result.best_move in BIG.actions(0)
+
+
+def test_stop_event_from_another_thread() -> None:
+    stop = threading.Event()
+    found: list[Any] = []
+    thread = threading.Thread(target=lambda: found.append(Engine(BIG).search(0, Limits(stop=stop))))
+    thread.start()
+    time.sleep(0.15)
+    stop.set()
+    set_at = time.perf_counter()
+    thread.join(timeout=5)
+    delay = time.perf_counter() - set_at
+    assert not thread.is_alive()
+    assert delay < 0.05
+    assert found[0].best_move in BIG.actions(0)
+    assert found[0].stats.stopped
+
+
+def test_iterate_reports_each_depth_and_the_caller_may_stop() -> None:
+    engine = Engine(BIG)
+    reports = []
+    for report in engine.iterate(0):
+        reports.append(report)
+        if report.depth == 3:
+            break
+    assert [r.depth for r in reports] == [1, 2, 3]
+    assert all(r.pv and r.pv[0] == r.best_move for r in reports)
+    nodes = [r.nodes for r in reports]
+    assert nodes == sorted(nodes)
+    assert all(r.elapsed > 0 and r.nps > 0 for r in reports)
+
+
+def test_limits_reject_nonsense() -> None:
+    for bad in ({"depth": 0}, {"nodes": 0}, {"time": 0.0}, {"time": -1.0}):
+        with pytest.raises(ValueError):
+            Limits(**bad)
+    with pytest.raises(ValueError):
+        EngineOptions(table_size=0)
+    with pytest.raises(ValueError):
+        Engine(TICTACTOE).search_window(0, 3, 3)
+
+
+# ---------------------------------------------------------------- determinism
+
+
+def test_same_search_same_result() -> None:
+    runs = [Engine(BIG).search(0, Limits(depth=4)) for _ in range(2)]
+    first, second = runs
+    assert (first.best_move, first.score, first.pv) == (second.best_move, second.score, second.pv)
+    assert first.stats.nodes == second.stats.nodes
+    assert first.stats.cutoffs == second.stats.cutoffs
+
+
+def test_principal_variation_is_legal_and_reaches_the_score() -> None:
+    state = TICTACTOE.parse_state("x../.o./...")
+    result = Engine(WithoutEvaluate(TICTACTOE)).search(state)
+    for move in result.pv:
+        assert move in TICTACTOE.actions(state)
+        state = TICTACTOE.result(state, move)
+    assert TICTACTOE.is_terminal(state)
+    assert result.score == 0 == TICTACTOE.utility(state, 0)

@@ -1,0 +1,323 @@
+"""Matches and tournaments: adjudication, schedules, seeds, records, resuming, workers
+and the Ray path, on tic-tac-toe with small depth limits so that they stay fast."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from zerosum.agents import RandomAgent, SearchAgent
+from zerosum.arena import (
+    ArenaError,
+    Event,
+    GameRecord,
+    OpeningError,
+    RecordError,
+    crosstable,
+    load_openings,
+    match_estimate,
+    parse_opening,
+    play_game,
+    random_openings,
+    read_records,
+    run_event,
+    tally,
+)
+from zerosum.game import outcome
+from zerosum.games.mnk import tictactoe
+from zerosum.search.engine import Limits
+from zerosum.specs import AgentSpecError
+
+GAME = tictactoe()
+
+
+class Crasher:
+    """Raises on its second move."""
+
+    def __init__(self) -> None:
+        self.name = "crasher"
+        self.moves = 0
+
+    def choose(self, game: Any, state: Any) -> Any:
+        self.moves += 1
+        if self.moves == 2:
+            raise RuntimeError("out of ideas")
+        return game.actions(state)[0]
+
+
+class Cheater:
+    """Plays on the centre every time, taken or not."""
+
+    def __init__(self) -> None:
+        self.name = "cheater"
+
+    def choose(self, game: Any, state: Any) -> Any:
+        return 4
+
+
+class Sleeper:
+    """Sleeps ``nap`` seconds a move while claiming ``time`` seconds a move."""
+
+    def __init__(self, time: float, nap: float) -> None:
+        self.name = "sleeper"
+        self.nap = nap
+
+    def choose(self, game: Any, state: Any) -> Any:
+        time.sleep(self.nap)
+        return game.actions(state)[-1]
+
+
+def outcomes(records: list[GameRecord]) -> list[tuple[Any, ...]]:
+    """What the games were, without the clock readings."""
+    return [(r.index, r.seats, r.opening, r.moves, r.winner, r.reason) for r in records]
+
+
+def replay(moves: tuple[str, ...]) -> Any:
+    state = GAME.initial_state()
+    for move in moves:
+        state = GAME.result(state, GAME.parse_move(state, move))
+    return state
+
+
+def test_play_game_ends_by_the_rules() -> None:
+    played = play_game(GAME, [SearchAgent(Limits(depth=9)), SearchAgent(Limits(depth=9))])
+    assert (played.winner, played.reason, played.detail) == (None, "end", "")
+    final = replay(played.moves)
+    assert GAME.is_terminal(final) and outcome(GAME, final) is not None
+    assert len(played.move_times) == len(played.moves) == 9
+    assert sum(played.time_used) == pytest.approx(sum(played.move_times))
+
+
+def test_play_game_starts_after_the_opening() -> None:
+    played = play_game(GAME, [RandomAgent(1), RandomAgent(2)], opening=("b2", "a1"))
+    assert played.moves[:2] == ("b2", "a1")
+    assert len(played.move_times) == len(played.moves) - 2
+
+
+@pytest.mark.parametrize(
+    ("agents", "reason", "loser", "detail"),
+    [
+        ((Crasher(), RandomAgent(1)), "crash", 0, "X (crasher) crashed: RuntimeError: out of"),
+        ((RandomAgent(1), Cheater()), "illegal", 1, "O (cheater) played 4, not a legal move"),
+    ],
+)
+def test_rule_breakers_forfeit(agents: Any, reason: str, loser: int, detail: str) -> None:
+    played = play_game(GAME, agents)
+    assert (played.reason, played.winner) == (reason, 1 - loser)
+    assert played.detail.startswith(detail)
+    assert not GAME.is_terminal(replay(played.moves))
+
+
+def test_a_slow_move_forfeits_on_time() -> None:
+    agents = [Sleeper(time=0.001, nap=0.03), RandomAgent(1)]
+    played = play_game(GAME, agents, time_limits=(0.001, None), time_margin=0.005)
+    assert (played.reason, played.winner, played.moves) == ("time", 1, ())
+    assert "took 0.0" in played.detail and "allowed 0.001 s + 0.005 s margin" in played.detail
+    generous = play_game(GAME, agents, time_limits=(0.001, None), time_margin=5)
+    assert generous.reason == "end"
+
+
+def test_the_engine_never_loses_to_random() -> None:
+    event = Event("match", "tictactoe", ("engine:depth=3", "random"), games=24, seed=3)
+    records = run_event(event, workers=1)
+    wins, draws, losses = tally(records, 0)
+    assert losses == 0 and wins + draws == 24 and wins > draws
+    assert {r.reason for r in records} == {"end"}
+    estimate = match_estimate(records)
+    assert estimate.wins == wins and estimate.elo > 0 and estimate.los > 0.99
+
+
+def test_the_schedule_alternates_colours_and_plays_every_opening_both_ways() -> None:
+    openings = (("b2",), ("a1",), ("c3", "b2"))
+    event = Event("tournament", "tictactoe", ("random", "engine:depth=1", "engine:depth=2"), 5)
+    event = Event(event.kind, event.game, event.agents, 5, openings, seed=1)
+    tasks = event.tasks()
+    assert [t.index for t in tasks] == list(range(len(tasks)))
+    assert len(tasks) == 5 * 3  # five games for each of three pairings
+    for pair in event.pairings():
+        games = [t for t in tasks if set(t.seats) == set(pair)]
+        assert len(games) == 5
+        firsts = [t.seats[0] for t in games]
+        assert firsts.count(pair[0]) == 3 and firsts.count(pair[1]) == 2
+        for which in (0, 1):
+            sides = {t.seats for t in games if t.opening == which}
+            assert sides == {pair, pair[::-1]}
+    assert {t.moves for t in tasks} == set(openings)
+    # a longer event begins with the same games, so a run can be extended
+    longer = Event(event.kind, event.game, event.agents, 8, openings, seed=1).tasks()
+    assert longer[: len(tasks)] == tasks
+
+
+def test_the_same_seed_gives_the_same_games_whatever_the_workers() -> None:
+    openings = random_openings(GAME, 2, 3, seed=5)
+    event = Event("match", "tictactoe", ("random", "engine:depth=1"), 6, openings, seed=5)
+    alone = run_event(event, workers=1)
+    pooled = run_event(event, workers=2)
+    assert outcomes(alone) == outcomes(pooled)
+    other = run_event(
+        Event("match", "tictactoe", ("random", "engine:depth=1"), 6, openings, seed=6),
+        workers=1,
+    )
+    assert outcomes(other) != outcomes(alone)
+
+
+def test_misbehaving_agents_are_adjudicated_and_the_match_goes_on(tmp_path: Path) -> None:
+    agents = (
+        "test_arena.Crasher",
+        "random",
+        "test_arena.Cheater",
+        "test_arena.Sleeper:time=0.001,nap=0.02",
+    )
+    event = Event("tournament", "tictactoe", agents, games=2, seed=2, time_margin=0.002)
+    path = tmp_path / "games.jsonl"
+    records = run_event(event, workers=2, output=path)
+    assert len(records) == 6 * 2
+    for record in records:
+        seats = [agents[i].partition(":")[0] for i in record.seats]
+        if "test_arena.Crasher" in seats and record.reason == "crash":
+            assert seats[1 - record.winner] == "test_arena.Crasher"  # type: ignore[operator]
+        if record.reason == "illegal":
+            assert seats[1 - record.winner] == "test_arena.Cheater"  # type: ignore[operator]
+        if record.reason == "time":
+            assert seats[1 - record.winner] == "test_arena.Sleeper"  # type: ignore[operator]
+    reasons = {r.reason for r in records}
+    assert {"crash", "illegal", "time"} <= reasons
+    _, saved = read_records(path)
+    assert sorted(saved, key=lambda r: r.index) == records
+
+
+def test_records_round_trip(tmp_path: Path) -> None:
+    event = Event("match", "tictactoe", ("engine:depth=2", "random"), games=4, seed=9)
+    path = tmp_path / "match.jsonl"
+    records = run_event(event, workers=1, output=path)
+    header, saved = read_records(path)
+    assert header == json.loads(json.dumps(event.header()))
+    assert header["agents"] == ["engine:depth=2", "random"] and header["seed"] == 9
+    assert [r.index for r in saved] == [0, 1, 2, 3]
+    for record, again in zip(records, saved, strict=True):
+        assert GameRecord.from_json(json.loads(record.to_json())) == again
+        assert again.moves == record.moves and again.result in ("1-0", "0-1", "1/2-1/2")
+        assert outcome(GAME, replay(again.moves)) is not None
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert json.loads(lines[1])["reason"] == "end"
+    with pytest.raises(RecordError, match="not a game record"):
+        GameRecord.from_json({"index": 1})
+
+
+def test_resume_plays_only_the_missing_games(tmp_path: Path) -> None:
+    path = tmp_path / "run.jsonl"
+    first = Event("match", "tictactoe", ("engine:depth=2", "random"), games=4, seed=4)
+    run_event(first, workers=1, output=path)
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write('{"type": "game", "index": 4, "sea')  # a run killed mid-line
+    played: list[int] = []
+    longer = Event("match", "tictactoe", ("engine:depth=2", "random"), games=7, seed=4)
+    records = run_event(
+        longer,
+        workers=1,
+        output=path,
+        resume=True,
+        progress=lambda record, _: played.append(record.index),
+    )
+    assert played == [4, 5, 6]
+    assert [r.index for r in records] == list(range(7))
+    assert outcomes(records) == outcomes(run_event(longer, workers=1))
+    header, saved = read_records(path)
+    assert header["games"] == 7  # the header now describes the longer run
+    assert [p.name for p in tmp_path.iterdir()] == ["run.jsonl"]
+    assert sorted(r.index for r in saved) == list(range(7))
+    again = run_event(longer, workers=1, output=path, resume=True, progress=lambda *_: 1 / 0)
+    assert outcomes(again) == outcomes(records)
+
+
+def test_resume_refuses_another_event_and_overwriting(tmp_path: Path) -> None:
+    path = tmp_path / "run.jsonl"
+    event = Event("match", "tictactoe", ("engine:depth=1", "random"), games=2, seed=4)
+    run_event(event, workers=1, output=path)
+    with pytest.raises(RecordError, match="exists"):
+        run_event(event, workers=1, output=path)
+    other = Event("match", "tictactoe", ("engine:depth=1", "random"), games=2, seed=5)
+    with pytest.raises(RecordError, match="seed is 4, this run has 5"):
+        run_event(other, workers=1, output=path, resume=True)
+    swapped = Event("match", "tictactoe", ("random", "engine:depth=1"), games=2, seed=4)
+    with pytest.raises(RecordError, match="agents"):
+        run_event(swapped, workers=1, output=path, resume=True)
+    with pytest.raises(RecordError, match="no such file"):
+        run_event(event, workers=1, output=tmp_path / "missing.jsonl", resume=True)
+    damaged = tmp_path / "damaged.jsonl"
+    damaged.write_text(json.dumps(event.header()) + "\nnot json\n", encoding="utf-8")
+    with pytest.raises(RecordError, match="line 2: not JSON"):
+        run_event(event, workers=1, output=damaged, resume=True)
+
+
+def test_openings_from_a_file(tmp_path: Path) -> None:
+    path = tmp_path / "openings.txt"
+    path.write_text("# two openings\nb2, a1\n\n  c3 b2 a3  # a comment\n", encoding="utf-8")
+    assert load_openings(GAME, path) == (("b2", "a1"), ("c3", "b2", "a3"))
+    assert parse_opening(GAME, "5 1") == ("b2", "a3")  # normalised to the game's writing
+    path.write_text("b2 a1\nb2 b2\n", encoding="utf-8")
+    with pytest.raises(OpeningError, match=r"openings.txt, line 2: .*b2 is taken"):
+        load_openings(GAME, path)
+    path.write_text("a1 b1 a2 b2 a3\n", encoding="utf-8")
+    with pytest.raises(OpeningError, match="line 1: opening 'a1 b1 a2 b2 a3' ends the game"):
+        load_openings(GAME, path)
+    path.write_text("# nothing\n", encoding="utf-8")
+    with pytest.raises(OpeningError, match="holds no openings"):
+        load_openings(GAME, path)
+
+
+def test_random_openings_are_seeded_and_leave_the_game_open() -> None:
+    openings = random_openings(GAME, 5, 40, seed=1)
+    assert openings == random_openings(GAME, 5, 40, seed=1)
+    assert openings != random_openings(GAME, 5, 40, seed=2)
+    assert all(len(o) == 5 and not GAME.is_terminal(replay(o)) for o in openings)
+    assert random_openings(GAME, 5, 60, seed=1)[:40] == openings  # more keeps the first
+    assert random_openings(GAME, 0, 2, seed=1) == ((), ())
+    with pytest.raises(OpeningError, match="keep ending"):
+        random_openings(GAME, 9, 1, seed=1)
+
+
+def test_events_are_checked() -> None:
+    with pytest.raises(ArenaError, match="a person cannot play"):
+        Event("match", "tictactoe", ("human", "random"), 2)
+    with pytest.raises(ArenaError, match="exactly 2 agents"):
+        Event("match", "tictactoe", ("random", "random:seed=1", "random:seed=2"), 2)
+    with pytest.raises(ArenaError, match="same name"):
+        Event("tournament", "tictactoe", ("random", "random"), 2)
+    with pytest.raises(AgentSpecError, match="unknown agent"):
+        Event("match", "tictactoe", ("random", "minimax"), 2)
+    with pytest.raises(ArenaError, match="at least one game"):
+        Event("match", "tictactoe", ("random", "engine"), 0)
+    bad_opening = Event("match", "tictactoe", ("random", "engine"), 2, (("z9",),))
+    with pytest.raises(OpeningError, match="z9"):
+        run_event(bad_opening, workers=1)
+
+
+def test_crosstable_counts_points_and_games() -> None:
+    event = Event("tournament", "tictactoe", ("engine:depth=9", "engine:depth=2", "random"), 4)
+    records = run_event(event, workers=1)
+    scores, games = crosstable(records, 3)
+    assert games == [[0, 4, 4], [4, 0, 4], [4, 4, 0]]
+    for i in range(3):
+        for j in range(3):
+            if i != j:
+                assert scores[i][j] + scores[j][i] == 4
+    assert tally(records, 0) == (
+        sum(r.winner is not None and r.seats[r.winner] == 0 for r in records),
+        sum(r.winner is None and 0 in r.seats for r in records),
+        0,  # the perfect player never loses
+    )
+
+
+def test_ray_runs_the_same_games_on_a_local_cluster() -> None:
+    pytest.importorskip("ray")
+    event = Event("match", "tictactoe", ("engine:depth=2", "random"), games=6, seed=8)
+    start = time.perf_counter()
+    remote = run_event(event, workers=2, ray=True)
+    elapsed = time.perf_counter() - start
+    assert outcomes(remote) == outcomes(run_event(event, workers=1))
+    assert elapsed < 120, f"the local Ray run took {elapsed:.1f} s"
