@@ -1,15 +1,32 @@
-"""Shared helpers: hypothesis strategies for game trees, an independent minimax, and
-observers and wrappers for watching the textbook searches on explicit trees."""
+"""Shared helpers: the external test data, hypothesis strategies for game trees, an
+independent minimax, and observers and wrappers for watching the textbook searches."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import strategies as st
 
 from zerosum.game import GameInfo
 from zerosum.games.tree import TreeGame
+
+SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+"""The team's external test data (published positions and results), beside the project."""
+
+
+def shared_data(*parts: str) -> Path:
+    """Return the path of a file of the external test data, or skip the test saying why.
+
+    The data lives in ``../shared/data`` beside the project and is never copied into it
+    (see its README); a checkout without it skips these tests rather than failing."""
+    path = SHARED_DATA.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"external test data {path} is absent (see ../shared/data/README.md)")
+    return path
+
 
 LEAF_VALUES = st.integers(-9, 9)  # a narrow range, so that ties are common
 
@@ -121,26 +138,27 @@ class NodeLog:
 
 class Bare:
     """A game offering the six protocol methods of ``game`` and nothing else: no
-    ``evaluate``, no ``subtree_size``, no notation."""
+    ``evaluate``, ``key``, ordering, notation or game-specific shortcuts, so every
+    algorithm must fall back to the protocol alone."""
 
-    def __init__(self, game: TreeGame) -> None:
+    def __init__(self, game: Any) -> None:
         self.game = game
         self.info: GameInfo = game.info
 
-    def initial_state(self) -> int:
+    def initial_state(self) -> Any:
         return self.game.initial_state()
 
-    def to_move(self, state: int) -> int:
-        return self.game.to_move(state)
+    def to_move(self, state: Any) -> int:
+        return int(self.game.to_move(state))
 
-    def actions(self, state: int) -> tuple[int, ...]:
-        return self.game.actions(state)
+    def actions(self, state: Any) -> Sequence[Any]:
+        return tuple(self.game.actions(state))
 
-    def result(self, state: int, action: int) -> int:
+    def result(self, state: Any, action: Any) -> Any:
         return self.game.result(state, action)
 
-    def is_terminal(self, state: int) -> bool:
-        return self.game.is_terminal(state)
+    def is_terminal(self, state: Any) -> bool:
+        return bool(self.game.is_terminal(state))
 
-    def utility(self, state: int, player: int) -> int:
-        return self.game.utility(state, player)
+    def utility(self, state: Any, player: int) -> int:
+        return int(self.game.utility(state, player))

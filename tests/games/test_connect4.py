@@ -6,12 +6,12 @@ from __future__ import annotations
 import contextlib
 import random
 from functools import cache
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import shared_data
 from zerosum.game import (
     WIN,
     WIN_THRESHOLD,
@@ -26,15 +26,11 @@ from zerosum.games.connect4 import SOLVED_VALUES, Connect4, State, solve_positio
 from zerosum.search.engine import Engine
 from zerosum.search.solve import solve
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "connect4"
-
 SIZES = [(w, h) for w in range(4, 10) for h in range(4, 10)]
 
 
 def _lines(name: str) -> list[tuple[str, int]]:
-    path = DATA / name
-    if not path.is_file():
-        pytest.skip(f"Pons' test set {name} not found at {path} (the shared data folder)")
+    path = shared_data("connect4", name)
     pairs = []
     for line in path.read_text().splitlines():
         moves, score = line.split()

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import shared_data
 from zerosum.game import (
     IllegalMoveError,
     InvalidGameError,
@@ -32,13 +33,9 @@ from zerosum.games.nim import SubtractionHeap
 from zerosum.search.grundy import GrundyTable, grundy, winning_moves
 from zerosum.search.reference import negamax
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
-
 
 def _cases() -> Any:
-    path = DATA / "nim" / "cases.json"
-    if not path.exists():
-        pytest.skip(f"external test data {path} is absent (see ../shared/data/README.md)")
+    path = shared_data("nim", "cases.json")
     return json.loads(path.read_text(encoding="utf-8"))
 
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from itertools import product
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conftest import shared_data
 from zerosum.game import (
     WIN_THRESHOLD,
     IllegalMoveError,
@@ -29,9 +29,6 @@ from zerosum.game import (
 from zerosum.games import registry
 from zerosum.games.mnk import MNKGame, tictactoe
 from zerosum.search.reference import ALGORITHMS
-
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
-FACTS = DATA / "tictactoe" / "facts.json"
 
 FULL_TREE_NODES = 549_946
 """Nodes of the whole tic-tac-toe game tree, the empty board included (every prefix of
@@ -162,9 +159,8 @@ def positions(game: MNKGame) -> dict[int, str]:
 
 @pytest.fixture(scope="module")
 def facts() -> dict[str, Any]:
-    if not FACTS.is_file():
-        pytest.skip(f"tic-tac-toe facts not found at {FACTS} (the shared data folder is absent)")
-    loaded: dict[str, Any] = json.loads(FACTS.read_text(encoding="utf-8"))
+    facts_file = shared_data("tictactoe", "facts.json")
+    loaded: dict[str, Any] = json.loads(facts_file.read_text(encoding="utf-8"))
     return loaded
 
 

@@ -13,20 +13,18 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
-from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import Bare, shared_data
 from zerosum.game import (
     IllegalMoveError,
     InvalidGameError,
     InvalidMoveError,
     InvalidStateError,
-    Player,
     ZerosumError,
     play,
 )
@@ -35,23 +33,18 @@ from zerosum.games.nim import DivisorHeap, Nim, Subtraction, divisor, nim, subtr
 from zerosum.search.grundy import GrundyTable, NotNormalPlayError
 from zerosum.search.reference import negamax
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
-
 
 def _cases() -> Any:
-    path = DATA / "nim" / "cases.json"
-    if not path.exists():
-        pytest.skip(f"external test data {path} is absent (see ../shared/data/README.md)")
+    path = shared_data("nim", "cases.json")
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-class Oracle:
+class Oracle(Bare):
     """Negamax values (for the side to move) of a game's states, by the reference
     negamax one ply deep over children valued the same way."""
 
     def __init__(self, game: Any) -> None:
-        self.game = game
-        self.info = game.info
+        super().__init__(game)
         self.memo: dict[Any, int] = {}
 
     def value(self, state: Any) -> int:
@@ -63,24 +56,6 @@ class Oracle:
 
     def evaluate(self, state: Any) -> int:
         return self.value(state)
-
-    def initial_state(self) -> Any:
-        return self.game.initial_state()
-
-    def to_move(self, state: Any) -> Player:
-        return int(self.game.to_move(state))
-
-    def actions(self, state: Any) -> Sequence[Any]:
-        return list(self.game.actions(state))
-
-    def result(self, state: Any, action: Any) -> Any:
-        return self.game.result(state, action)
-
-    def is_terminal(self, state: Any) -> bool:
-        return bool(self.game.is_terminal(state))
-
-    def utility(self, state: Any, player: Player) -> int:
-        return int(self.game.utility(state, player))
 
 
 def _nim_positions() -> list[tuple[int, ...]]:

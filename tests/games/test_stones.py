@@ -6,13 +6,13 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import shared_data
 from zerosum.game import (
     IllegalMoveError,
     InvalidGameError,
@@ -32,8 +32,6 @@ from zerosum.games.stones import (
 )
 from zerosum.search.reference import negamax, negamax_alphabeta
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
-
 SOLVERS: dict[int, tuple[Callable[[Any], Any], type[StoneGameBase]]] = {
     486: (stones.predict_the_winner, PredictTheWinner),
     877: (stones.stone_game, StoneGame),
@@ -44,9 +42,7 @@ SOLVERS: dict[int, tuple[Callable[[Any], Any], type[StoneGameBase]]] = {
 
 
 def _problems() -> list[dict[str, Any]]:
-    path = DATA / "leetcode" / "examples.json"
-    if not path.exists():
-        pytest.skip(f"external test data {path} is absent (see ../shared/data/README.md)")
+    path = shared_data("leetcode", "examples.json")
     problems: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))["problems"]
     return problems
 

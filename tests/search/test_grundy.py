@@ -8,14 +8,13 @@ capability, and the winning moves with the moves a brute-force search finds.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import Bare, shared_data
 from zerosum.game import GameInfo, InvalidGameError, Player
 from zerosum.games.impartial import GraphGame, Maze, Sum
 from zerosum.games.nim import Nim, NimHeap, Subtraction, SubtractionHeap
@@ -28,35 +27,6 @@ from zerosum.search.grundy import (
     mex,
     winning_moves,
 )
-
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
-
-
-class Bare:
-    """A game reduced to the six protocol methods: no position, key, known values or
-    components, so a Grundy table must search it state by state."""
-
-    def __init__(self, game: Any) -> None:
-        self.game = game
-        self.info = game.info
-
-    def initial_state(self) -> Any:
-        return self.game.initial_state()
-
-    def to_move(self, state: Any) -> Player:
-        return int(self.game.to_move(state))
-
-    def actions(self, state: Any) -> Sequence[Any]:
-        return list(self.game.actions(state))
-
-    def result(self, state: Any, action: Any) -> Any:
-        return self.game.result(state, action)
-
-    def is_terminal(self, state: Any) -> bool:
-        return bool(self.game.is_terminal(state))
-
-    def utility(self, state: Any, player: Player) -> int:
-        return int(self.game.utility(state, player))
 
 
 class Loop:
@@ -87,9 +57,7 @@ class Loop:
 
 
 def _data(name: str) -> Any:
-    path = DATA / name
-    if not path.exists():
-        pytest.skip(f"external test data {path} is absent (see ../shared/data/README.md)")
+    path = shared_data(name)
     return json.loads(path.read_text(encoding="utf-8"))
 
 

@@ -43,6 +43,7 @@ from zerosum.game import (
     Player,
     ZerosumError,
 )
+from zerosum.games.files import read_game_file
 from zerosum.search.grundy import GrundyTable, NotNormalPlayError
 
 __all__ = [
@@ -546,14 +547,7 @@ def load_graph(path: str | os.PathLike[str], *, start: str | int | None = None) 
     optionally ``nodes`` and ``start`` (the ``start`` argument wins over the file's).
     Raises :class:`~zerosum.game.InvalidGameError` naming the file."""
     source = os.fspath(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise InvalidGameError(
-            f"cannot read graph file {source}: {error.strerror or error}"
-        ) from None
-    except UnicodeDecodeError as error:
-        raise InvalidGameError(f"{source}: not UTF-8 text: {error.reason}") from None
+    text = read_game_file(path, "graph")
     return graph_from_json(text, start=start, source=source, name=Path(path).stem or "graph")
 
 
@@ -784,14 +778,7 @@ def maze(file: str | None = None, grid: str | None = None, start: str | None = N
     if file is not None and grid is not None:
         raise InvalidGameError("give the maze as a file or as a grid, not both")
     if file is not None:
-        try:
-            text = Path(file).read_text(encoding="utf-8")
-        except OSError as error:
-            raise InvalidGameError(
-                f"cannot read maze file {file}: {error.strerror or error}"
-            ) from None
-        except UnicodeDecodeError as error:
-            raise InvalidGameError(f"{file}: not UTF-8 text: {error.reason}") from None
+        text = read_game_file(file, "maze")
         return Maze(text.splitlines(), start=start, source=str(file))
     if grid is None:
         return Maze(_EXAMPLE_MAZE, start=start)

@@ -47,6 +47,7 @@ from zerosum.game import (
     MissingCapabilityError,
     Player,
 )
+from zerosum.games.files import read_game_file
 
 __all__ = ["EXAMPLES", "TreeGame", "example", "load_tree"]
 
@@ -541,14 +542,7 @@ class TreeGame:
 def load_tree(path: str | os.PathLike[str], name: str | None = None) -> TreeGame:
     """Read a tree from a JSON file; errors name the file. ``name`` defaults to its stem."""
     source = os.fspath(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise InvalidGameError(
-            f"cannot read tree file {source}: {error.strerror or error}"
-        ) from None
-    except UnicodeDecodeError as error:
-        raise InvalidGameError(f"{source}: not UTF-8 text: {error.reason}") from None
+    text = read_game_file(path, "tree")
     return TreeGame.from_json(text, source=source, name=name or Path(path).stem)
 
 
