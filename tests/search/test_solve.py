@@ -4,14 +4,13 @@ scores."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Bare, chain, minimax_value, trees
+from conftest import Bare, chain, minimax_value, shared_data, trees
 from zerosum.game import WIN, GameInfo, InvalidGameError
 from zerosum.games.connect4 import Connect4
 from zerosum.games.mnk import MNKGame, tictactoe
@@ -20,7 +19,6 @@ from zerosum.search.engine import Engine, EngineOptions
 from zerosum.search.reference import negamax_alphabeta
 from zerosum.search.solve import SolveLimitError, solve, solve_all
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
 TICTACTOE = tictactoe()
 VALUES = solve_all(TICTACTOE)
 DISTANCES = solve_all(TICTACTOE, distance=True)
@@ -87,6 +85,30 @@ def test_mtd_agrees_with_a_full_window_and_weak_with_the_sign() -> None:
         sign = solve(TICTACTOE, state, engine=weak, weak=True)
         assert sign.value == VALUES[state]
         assert (sign.score > 0) - (sign.score < 0) == VALUES[state]
+
+
+def reply(state: Any, move: Any) -> int:
+    """The outcome (+1, 0, -1) for the mover of playing ``move`` in ``state``."""
+    after = DISTANCES[TICTACTOE.result(state, move)]
+    return (after < 0) - (after > 0)
+
+
+def test_weak_best_moves_keep_the_outcome_and_one_best_move_is_enough() -> None:
+    engine = Engine(TICTACTOE)
+    for state, score in list(DISTANCES.items())[::5]:
+        if TICTACTOE.is_terminal(state):
+            continue
+        exact = solve(TICTACTOE, state, engine=engine)
+        weak = solve(TICTACTOE, state, engine=engine, weak=True)
+        outcome = (score > 0) - (score < 0)
+        assert weak.best_moves, "a position that is not over has a best move"
+        kept = {a for a in TICTACTOE.actions(state) if reply(state, a) == outcome}
+        assert set(weak.best_moves) <= kept  # each keeps the outcome of the position
+        if outcome <= 0:  # a draw or a loss: every move keeping it is best
+            assert set(weak.best_moves) == kept
+        one = solve(TICTACTOE, state, engine=engine, best_moves=False)
+        assert one.score == score and len(one.best_moves) == 1
+        assert one.best_moves[0] in exact.best_moves
 
 
 def test_root_scores_are_exact() -> None:
@@ -187,9 +209,7 @@ def test_bad_arguments() -> None:
 
 
 def _published_cases(name: str, count: int) -> list[tuple[str, int]]:
-    path = DATA / "connect4" / name
-    if not path.is_file():
-        pytest.skip(f"external test data not found at {path}")
+    path = shared_data("connect4", name)
     lines = path.read_text().split("\n")[:count]
     return [(moves, int(score)) for moves, score in (line.split() for line in lines)]
 

@@ -11,6 +11,7 @@ from zerosum.search.table import (
     DEPTH_END,
     EXACT,
     LOWER,
+    MIX,
     UPPER,
     TranspositionTable,
     from_table,
@@ -84,7 +85,12 @@ def test_probe_checks_the_whole_key() -> None:
 
 def test_depth_preferred_replacement_with_ageing() -> None:
     table = TranspositionTable(4)
-    deep, shallow, other = 1, 1 + 4, 1 + 8  # all in slot 1
+
+    def slot(key: int) -> int:
+        return (hash(key) * MIX >> table.shift) & table.mask
+
+    deep = 1
+    shallow, other = [key for key in range(2, 200) if slot(key) == slot(deep)][:2]
     table.store(deep, 6, EXACT, 1, None, 0)
     table.store(shallow, 2, EXACT, 2, None, 0)
     assert table.probe(deep) is not None  # a shallower search does not evict a deeper one
@@ -97,6 +103,19 @@ def test_depth_preferred_replacement_with_ageing() -> None:
     assert entry is not None  # entries of an older search give way to anything
     assert entry.value == 4
     assert len(table) == 1
+
+
+def test_keys_differing_only_in_high_bits_spread_over_the_slots() -> None:
+    # bitboard keys often differ only above the bits a mask would keep (a connect-four
+    # key's low bits are its first columns): the multiplicative mix must still spread them
+    table = TranspositionTable(1 << 10)
+    keys = [index << 40 for index in range(1 << 10)]
+    for key in keys:
+        table.store(key, 1, EXACT, 0, None, 0)
+    assert len(table) > 600  # 1024 keys into 1024 slots: about 1 - 1/e of them distinct
+    for key in keys:
+        entry = table.probe(key)
+        assert entry is None or entry.key == key
 
 
 def test_same_key_is_refreshed() -> None:

@@ -82,7 +82,7 @@ from zerosum.game import (
     is_win_score,
 )
 from zerosum.search.reference import SearchDepthError
-from zerosum.search.table import DEPTH_END, EXACT, LOWER, UPPER, TranspositionTable
+from zerosum.search.table import DEPTH_END, EXACT, LOWER, MIX, UPPER, TranspositionTable
 
 __all__ = [
     "Engine",
@@ -274,6 +274,8 @@ class _Searcher:
         use_table = table is not None and engine._keyable
         slots = table.slots if table is not None else []
         mask = table.mask if table is not None else 0
+        shift = table.shift if table is not None else 64
+        mix = MIX
         store = table.store if table is not None else None
         # the game's own ordering beats the generic heuristics wherever the game has one
         # (measured on tic-tac-toe, m,n,k and connect four): by default killers and
@@ -423,7 +425,7 @@ class _Searcher:
             if use_table:
                 key = keyf(state) if keyf is not None else state
                 probes += 1
-                entry = slots[hash(key) & mask]
+                entry = slots[(hash(key) * mix >> shift) & mask]
                 if entry is not None and entry[0] == key:
                     hits += 1
                     tt_move = entry[4]

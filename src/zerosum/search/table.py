@@ -27,12 +27,16 @@ index, a tuple unpack and a key comparison, all in C; a store builds one small t
 Parallel arrays of packed ints would save memory but cost several list writes and bit
 arithmetic in interpreted code per store, which is slower. The slot count is the largest
 power of two not above the requested size, so the table can never hold more entries than
-its bound. Replacement is depth-preferred with ageing (as in Stockfish): an entry is
+its bound. Ints hash to themselves, so a bitboard key masked directly would use only
+its lowest bits (a few squares); the slot is therefore ``(hash(key) * MIX >> shift) &
+mask``, the top ``b`` bits of the low 64 bits of a multiplication by a large odd
+constant (Fibonacci hashing), which every bit of the key reaches. The key check stays
+exact. Replacement is depth-preferred with ageing (as in Stockfish): an entry is
 overwritten by the same key, by anything when it is from an older search, and otherwise
 only by a search at least as deep.
 
-The engine reads ``slots`` and ``mask`` directly in its inner loop (the layout above is
-the contract) and writes through :meth:`TranspositionTable.store`.
+The engine reads ``slots``, ``shift`` and ``mask`` (and :data:`MIX`) directly in its
+inner loop (the layout above is the contract) and writes through :meth:`TranspositionTable.store`.
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ __all__ = [
     "DEPTH_END",
     "EXACT",
     "LOWER",
+    "MIX",
     "UPPER",
     "TableEntry",
     "TranspositionTable",
@@ -62,6 +67,9 @@ LOWER = 1
 
 UPPER = 2
 """The stored value is an upper bound: every move failed low."""
+
+MIX = 0x9E3779B97F4A7C15
+"""The odd 64-bit multiplier that spreads a key's hash over the slots (2**64 / phi)."""
 
 DEPTH_END = 1 << 30
 """The draft of a value searched to the end of every line: it holds at any depth."""
@@ -105,7 +113,7 @@ class TranspositionTable:
     ``hits`` and ``probes`` count the engine's lookups (it adds its counts after each
     search); ``len(table)`` is the number of occupied slots."""
 
-    __slots__ = ("capacity", "generation", "hits", "mask", "probes", "slots", "used")
+    __slots__ = ("capacity", "generation", "hits", "mask", "probes", "shift", "slots", "used")
 
     def __init__(self, size: int) -> None:
         if size < 1:
@@ -113,6 +121,7 @@ class TranspositionTable:
         capacity = 1 << (size.bit_length() - 1)
         self.capacity = capacity
         self.mask = capacity - 1
+        self.shift = 64 - (size.bit_length() - 1)
         self.slots: list[tuple[Any, int, int, int, Any, int] | None] = [None] * capacity
         self.generation = 0
         self.used = 0
@@ -149,7 +158,7 @@ class TranspositionTable:
         """Return the entry for ``key`` with its value made root-relative at ``ply``.
 
         Returns ``None`` when the slot is empty or holds another key."""
-        entry = self.slots[hash(key) & self.mask]
+        entry = self.slots[(hash(key) * MIX >> self.shift) & self.mask]
         if entry is None or entry[0] != key:
             return None
         stored_key, depth, flag, value, move, generation = entry
@@ -162,7 +171,7 @@ class TranspositionTable:
 
         Depth-preferred with ageing: the slot is taken when it is empty, holds the same
         key, holds an entry of an older search, or holds one searched no deeper."""
-        index = hash(key) & self.mask
+        index = (hash(key) * MIX >> self.shift) & self.mask
         slots = self.slots
         old = slots[index]
         if old is None:
