@@ -177,9 +177,12 @@ class Game(Protocol[S, A]):
     """A two-player, zero-sum, perfect-information game.
 
     The six methods are all an algorithm may assume. Optional capabilities are separate
-    protocols (:class:`Evaluating`, :class:`Keyed`, :class:`Notation`, and the ordering,
-    quiescence and solving hooks the engine documents), discovered once per search with
-    ``getattr``, never per node.
+    protocols (:class:`Evaluating`, :class:`Keyed`, :class:`Notation`, :class:`Drawable`)
+    or hooks the engine documents, all discovered once per search with ``getattr``,
+    never per node: ``ordered_actions`` (move ordering), ``noisy_actions``
+    (quiescence), and for exact solving ``winning_action``, ``non_losing_actions``,
+    ``score_bounds`` and ``remaining_plies`` (the most plies any line from a state can
+    last, which bounds the win distances a solver bisects over).
     """
 
     info: GameInfo
