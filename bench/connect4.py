@@ -12,14 +12,12 @@ For each set it prints, per position, the mean time and nodes of:
 
 * ``solve`` -- :func:`zerosum.search.solve.solve`: the exact score and every best move
   (the engine's MTD-bi driver, then one null-window test per root move);
-* ``score`` -- the exact score alone, with the driver proposed for the engine: a
-  bisection on win *distances* (the reachable scores are 0 and the win band, so the
-  bisection runs over ranks, not raw integers), bounded by the game's
-  ``remaining_plies`` and halving towards 0 first as Pons does. This is what Pons'
-  figures measure, so its ratios are the like-for-like comparison;
-* ``weak`` -- only for the peers' lines: win/draw/loss (what the peers compute), with the
-  same driver stopped at the sign. (``solve(weak=True)`` is not used: it searches the
-  window (-1, 1), where the table never cuts, and is far slower than an exact solve.)
+* ``score`` -- the exact score alone, ``solve(best_moves=False)``: the same bisection on
+  win distances, bounded by the game's ``remaining_plies`` and halving towards 0 first
+  as Pons does, without the search for every best move. This is what Pons' figures
+  measure, so its ratios are the like-for-like comparison;
+* ``weak`` -- only for the peers' lines: win/draw/loss (what the peers compute), by
+  ``solve(weak=True, best_moves=False)``: two null-window searches at most.
 
 Reference: Pons' C++ solver on a machine like ours (from the shared data README): mean
 6.5 us (Test_L3_R1), 43 us (Test_L2_R1), 4.3 ms (Test_L2_R2), 0.30 ms (Test_L1_R1) per
@@ -42,7 +40,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from zerosum.game import WIN
 from zerosum.games.connect4 import SOLVED_VALUES, Connect4, State
 from zerosum.search.engine import Engine, EngineOptions
 from zerosum.search.solve import solve
@@ -68,53 +65,14 @@ def load(name: str) -> list[tuple[str, int]]:
     return [(m, int(s)) for m, s in (line.split() for line in path.read_text().splitlines())]
 
 
-# ---------------------------------------------------------------- the proposed driver
-
-
 def score_only(
     engine: Engine, game: Connect4, state: State, *, weak: bool = False
 ) -> tuple[int, int]:
-    """Exact engine score of ``state`` by null-window bisection on win distances.
-
-    Ranks: 0 is a draw, ``r > 0`` a win in ``plies + 1 - r`` plies, ``-r`` the loss;
-    ``plies`` is the game's ``remaining_plies``. ``weak`` stops at the sign (ranks
-    clamped to -1..1: at most two null-window searches). Returns (score, nodes)."""
-    plies = game.remaining_plies(state)
-
-    def value(rank: int) -> int:
-        if rank > 0:
-            return WIN - (plies + 1 - rank)
-        return -value(-rank) if rank < 0 else 0
-
-    def rank_at_most(score: int) -> int:  # the highest rank whose value is <= score
-        if score > 0:
-            return min(plies, max(0, score - (WIN - plies) + 1))
-        return -rank_at_least(-score) if score < 0 else 0
-
-    def rank_at_least(score: int) -> int:  # the lowest rank whose value is >= score
-        if score > 0:
-            return max(1, score - (WIN - plies) + 1)
-        return -rank_at_most(-score) if score < 0 else 0
-
-    low, high = game.score_bounds(state)
-    low_rank, high_rank = rank_at_least(low), rank_at_most(high)
-    if weak:
-        low_rank, high_rank = max(low_rank, -1), min(high_rank, 1)
-    nodes = 0
-    while low_rank < high_rank:
-        middle = low_rank + (high_rank - low_rank) // 2
-        if middle <= 0 and low_rank // 2 < middle:
-            middle = low_rank // 2
-        elif middle >= 0 and high_rank // 2 > middle:
-            middle = high_rank // 2
-        threshold = value(middle)
-        found = engine.search_window(state, threshold, threshold + 1)
-        nodes += found.nodes
-        if found.score > threshold:
-            low_rank = max(middle + 1, rank_at_least(found.score))
-        else:
-            high_rank = min(middle, rank_at_most(found.score))
-    return value(low_rank), nodes
+    """The engine score of ``state`` alone, as Pons' solver computes it: the library's
+    solver without the search for every best move (``weak`` stops at the sign).
+    Returns (score, nodes)."""
+    solution = solve(game, state, engine=engine, weak=weak, best_moves=False)
+    return solution.score, solution.nodes
 
 
 # ---------------------------------------------------------------- zerosum runs
