@@ -105,6 +105,16 @@ _HISTORY_DEPTH_CAP = 64
 """Drafts above this (searches to the end) all earn the same history bonus."""
 
 
+def _terminal_score(game: Game[Any, Any], state: Any, ply: int) -> int:
+    """The engine score of a finished ``state``, ``ply`` plies from the root, for the
+    side to move there: ``WIN - ply`` for a win of a win/loss game (so nearer wins score
+    higher), the loss mirrored, 0 a draw; otherwise the utility in points."""
+    value: int = game.utility(state, game.to_move(state))
+    if game.info.win_loss:
+        return WIN - ply if value > 0 else (ply - WIN if value < 0 else 0)
+    return value
+
+
 class StopSignal(Protocol):
     """Anything another thread or process can raise to stop a search: a
     :class:`threading.Event`, or a flag in shared memory with the same ``is_set``."""
@@ -322,12 +332,6 @@ class _Searcher:
             else:
                 next_poll = nodes + interval
 
-        def terminal_value(state: Any, ply: int) -> int:
-            value: int = utility(state, to_move(state))
-            if win_loss:
-                return WIN - ply if value > 0 else (ply - WIN if value < 0 else 0)
-            return value
-
         def missing_evaluate(state: Any) -> MissingCapabilityError:
             return MissingCapabilityError(
                 f"the depth limit was reached at {describe_state(game, state)}, but game "
@@ -342,7 +346,7 @@ class _Searcher:
             if ply > seldepth:  # noqa: PLR1730 - a compare is cheaper than calling max
                 seldepth = ply
             if is_terminal(state):
-                return terminal_value(state, ply)
+                return _terminal_score(game, state, ply)
             best: int = evaluate(state)  # type: ignore[misc]
             if best >= beta:
                 return best
@@ -392,6 +396,7 @@ class _Searcher:
             if ply > seldepth:  # noqa: PLR1730 - a compare is cheaper than calling max
                 seldepth = ply
             if is_terminal(state):
+                # _terminal_score inlined: this runs at every node, and a call costs more
                 value: int = utility(state, to_move(state))
                 if win_loss:
                     return WIN - ply if value > 0 else (ply - WIN if value < 0 else 0)
@@ -699,13 +704,6 @@ class Engine:
                     moves.insert(0, entry.move)
         return moves
 
-    def _terminal_score(self, state: Any) -> int:
-        game = self.game
-        value: int = game.utility(state, game.to_move(state))
-        if game.info.win_loss:
-            return WIN if value > 0 else (-WIN if value < 0 else 0)
-        return value
-
     # ------------------------------------------------------------------ searching
 
     def iterate(
@@ -867,7 +865,7 @@ class Engine:
         if last is not None:
             return EngineResult(last.best_move, last.score, last.pv, last.root_scores, stats)
         if self.game.is_terminal(state):
-            return EngineResult(None, self._terminal_score(state), (), None, stats)
+            return EngineResult(None, _terminal_score(self.game, state, 0), (), None, stats)
         moves = self.root_moves(state)
         return EngineResult(moves[0] if moves else None, None, (), None, stats)
 
