@@ -23,7 +23,7 @@ from zerosum.games.mnk import MNKGame, tictactoe
 from zerosum.games.tree import TreeGame
 from zerosum.search.engine import Engine, EngineOptions, Limits
 from zerosum.search.reference import negamax
-from zerosum.search.table import DEPTH_END, EXACT
+from zerosum.search.table import DEPTH_END, EXACT, INITIAL_SLOTS
 
 SWITCHES = ("use_table", "hints", "killers", "history", "pvs", "aspiration")
 
@@ -349,6 +349,91 @@ def test_prefers_the_slowest_loss() -> None:
             assert -further(EXACT_TICTACTOE[child]) == -(WIN - 4)
 
 
+# ---------------------------------------------------------------- threat search
+
+
+def winning_line(state: int) -> tuple[int, ...]:
+    """A line from ``state`` won by the side to move in its exact number of plies: the
+    winner keeps the fastest win, the loser the slowest loss."""
+    line: list[int] = []
+    while not TICTACTOE.is_terminal(state):
+        score = EXACT_TICTACTOE[state]
+        move = next(
+            a
+            for a in TICTACTOE.actions(state)
+            if -further(EXACT_TICTACTOE[TICTACTOE.result(state, a)]) == score
+        )
+        line.append(move)
+        state = TICTACTOE.result(state, move)
+    return tuple(line)
+
+
+class Threats(Bare):
+    """Tic-tac-toe with a sound threat search: the exact win line, found by the oracle.
+
+    ``at_root`` says whether the deep call (the engine's root) finds wins too; every call
+    is recorded."""
+
+    def __init__(self, game: Any, *, at_root: bool) -> None:
+        super().__init__(game)
+        self.at_root = at_root
+        self.calls: list[bool] = []
+
+    def evaluate(self, state: int) -> int:
+        return int(self.game.evaluate(state))  # type: ignore[attr-defined]
+
+    def key(self, state: int) -> int:
+        return state
+
+    def forced_win(self, state: int, deep: bool) -> tuple[int, ...] | None:
+        self.calls.append(deep)
+        if (deep and not self.at_root) or EXACT_TICTACTOE[state] <= WIN // 2:
+            return None
+        return winning_line(state)
+
+
+WON_POSITIONS = [
+    state
+    for state, score in EXACT_TICTACTOE.items()
+    if not TICTACTOE.is_terminal(state) and score > WIN // 2
+]
+
+
+def test_a_threat_win_at_the_root_is_played_with_its_line() -> None:
+    for state in WON_POSITIONS[::7]:
+        game = Threats(TICTACTOE, at_root=True)
+        result = Engine(game).search(state, Limits(depth=1))
+        line = winning_line(state)
+        assert (result.score, result.pv, result.best_move) == (WIN - len(line), line, line[0])
+        assert result.stats.nodes == 0
+        assert game.calls == [True]
+
+
+def test_threat_wins_at_the_horizon_give_exact_scores_two_plies_up() -> None:
+    # a win in n >= 3 plies shows at depth 2: every reply to the right move leaves a
+    # position the threat search proves won in n - 2
+    found = [state for state in WON_POSITIONS if EXACT_TICTACTOE[state] <= WIN - 3]
+    assert found
+    for state in found:
+        game = Threats(TICTACTOE, at_root=False)
+        result = Engine(game).search(state, Limits(depth=2))
+        assert result.score == EXACT_TICTACTOE[state]
+        assert result.stats.depth == 2
+        assert False in game.calls
+        child = TICTACTOE.result(state, result.best_move)
+        assert -further(EXACT_TICTACTOE[child]) == EXACT_TICTACTOE[state]
+
+
+def test_threats_off_or_multipv_skip_the_threat_search_at_the_root() -> None:
+    state = WON_POSITIONS[0]
+    game = Threats(TICTACTOE, at_root=True)
+    Engine(game, EngineOptions(threats=False)).search(state, Limits(depth=2))
+    assert game.calls == []
+    result = Engine(game).search(state, Limits(depth=2), multipv=True)
+    assert True not in game.calls
+    assert result.root_scores is not None
+
+
 # ---------------------------------------------------------------- quiescence
 
 
@@ -481,6 +566,20 @@ def test_the_table_is_kept_between_searches_and_reset_forgets() -> None:
     engine.reset()
     assert len(engine.table) == 0
     assert engine.search(0).stats.nodes == first.stats.nodes
+
+
+def test_the_table_grows_inside_one_search_and_the_value_stays() -> None:
+    game = Connect4(5, 4)
+    engine = Engine(game)
+    assert engine.table is not None
+    assert len(engine.table.slots) == INITIAL_SLOTS
+    result = engine.search(game.initial_state())
+    assert len(engine.table.slots) > INITIAL_SLOTS
+    assert result.score == 0  # John Tromp: 5x4 is a draw
+    small = Engine(game, EngineOptions(table_size=INITIAL_SLOTS // 4))
+    assert small.search(game.initial_state()).score == 0
+    assert small.table is not None
+    assert len(small.table.slots) == INITIAL_SLOTS // 4
 
 
 def test_the_table_never_exceeds_its_bound() -> None:

@@ -10,6 +10,7 @@ from zerosum.game import WIN, WIN_THRESHOLD
 from zerosum.search.table import (
     DEPTH_END,
     EXACT,
+    INITIAL_SLOTS,
     LOWER,
     MIX,
     UPPER,
@@ -40,10 +41,49 @@ def test_never_more_entries_than_the_bound(size: int, inserts: list[tuple]) -> N
         if new_search:
             table.new_search()
         table.store(key, depth, flag, value, move, ply)
+        table.grow()
         occupied = sum(entry is not None for entry in table.slots)
         assert occupied == len(table) <= size
-        assert len(table.slots) == table.capacity
+        assert len(table.slots) <= table.capacity
     assert 0 <= table.fill_permille() <= 1000
+
+
+@given(st.sets(st.integers(-(2**70), 2**70) | st.text(max_size=4), max_size=3000))
+def test_growing_keeps_every_entry(keys: set[object]) -> None:
+    table = TranspositionTable(INITIAL_SLOTS * 4)
+    stored = {}
+    for number, key in enumerate(keys):
+        table.store(key, 1, EXACT, number, None, 0)
+        if table.probe(key) is not None:  # a store may lose to a deeper entry
+            stored = {k: v for k, v in stored.items() if table.probe(k) is not None}
+            stored[key] = number
+        size_before = len(table.slots)
+        if table.grow():
+            assert len(table.slots) == 2 * size_before <= table.capacity
+        for kept, value in stored.items():
+            entry = table.probe(kept)
+            assert entry is not None and entry.value == value
+        assert len(table) == len(table.slots) - table.slots.count(None) == len(stored)
+
+
+def test_the_slots_double_when_half_full_up_to_the_capacity() -> None:
+    table = TranspositionTable(INITIAL_SLOTS * 4)
+    assert len(table.slots) == INITIAL_SLOTS
+    assert not table.grow()
+    key = 0
+    sizes = []
+    while len(table) < table.capacity // 2:
+        table.store(key, 1, EXACT, 0, None, 0)
+        key += 1
+        if table.grow():
+            sizes.append(len(table.slots))
+    assert sizes == [INITIAL_SLOTS * 2, INITIAL_SLOTS * 4]
+    while len(table) < table.capacity * 3 // 4:
+        table.store(key, 1, EXACT, 0, None, 0)
+        key += 1
+        assert not table.grow()
+    table.clear()
+    assert len(table.slots) == INITIAL_SLOTS
 
 
 @given(st.integers(-WIN, WIN), st.integers(0, 9_000))

@@ -58,9 +58,20 @@ Capabilities are looked up once, when the engine is made, never per node:
 ``score_bounds(s) -> (lo, hi)``
     bounds on the engine score of ``s`` for the side to move, measured as if ``s`` were
     the root; the engine shifts win scores by the ply and narrows the window with them.
+``forced_win(s, deep) -> line | None``
+    the game's threat search (gomoku's victory by continuous fours, say): a forced win
+    for the side to move as the moves of both sides, the last one winning, or ``None``.
+    With ``deep=False`` it is asked at every horizon node before ``evaluate`` and must be
+    cheap; a line found there scores as a win in ``len(line)`` plies. With ``deep=True``
+    it is asked once at the root of each search (without ``multipv``) and may spend more,
+    within a budget small against a move's time, since the engine cannot interrupt it; a
+    line found there ends the search with one report whose principal variation is the
+    line. A threat search proves wins it finds, not their distance, so these scores are
+    not guaranteed to be the fastest win (:attr:`EngineOptions.threats` switches it off).
 
-The last three are the solving hooks (:attr:`EngineOptions.solver_hooks`); a game that
-offers them should make them cheap, since they run at every interior node.
+``winning_action``, ``non_losing_actions`` and ``score_bounds`` are the solving hooks
+(:attr:`EngineOptions.solver_hooks`); a game that offers them should make them cheap,
+since they run at every interior node.
 """
 
 from __future__ import annotations
@@ -160,7 +171,8 @@ class EngineOptions:
     first, then the rest by history, ties in the game's order) before the game's order.
     ``table_size`` bounds the transposition table (entries); ``aspiration_window`` is
     the first half-width of the window around the previous score, in the game's units;
-    ``poll_interval`` is how many nodes pass between two checks of the limits."""
+    ``poll_interval`` is how many nodes pass between two checks of the limits;
+    ``threats`` lets the game's ``forced_win`` threat search run."""
 
     table_size: int = 1 << 18
     use_table: bool = True
@@ -173,6 +185,7 @@ class EngineOptions:
     quiescence: bool = True
     solver_hooks: bool = True
     poll_interval: int = 256
+    threats: bool = True
 
     def __post_init__(self) -> None:
         if self.table_size < 1:
@@ -280,6 +293,7 @@ class _Searcher:
         nonlosing = caps.nonlosing
         bounds = caps.bounds
         noisy = caps.noisy
+        forced = caps.forced
         table = engine.table
         use_table = table is not None and engine._keyable
         slots = table.slots if table is not None else []
@@ -309,7 +323,9 @@ class _Searcher:
         # first ply whose parent chose from that list, winning_action is known to fail
         filtered_from = _NO_POLL
         wt = WIN_THRESHOLD
-        unlimited = deadline is None and node_limit is None and stop is None
+        # a table below its capacity grows at the polls, so they run even without limits
+        growable = table is not None and len(slots) < table.capacity
+        unlimited = deadline is None and node_limit is None and stop is None and not growable
 
         nodes = 0
         next_poll = _NO_POLL if unlimited else min(interval, node_limit or interval)
@@ -320,7 +336,10 @@ class _Searcher:
         probes = 0
 
         def poll() -> None:
-            nonlocal next_poll
+            nonlocal next_poll, slots, mask, shift, growable
+            if growable and table.grow():  # type: ignore[union-attr]
+                slots, mask, shift = table.slots, table.mask, table.shift  # type: ignore[union-attr]
+                growable = len(slots) < table.capacity  # type: ignore[union-attr]
             if stop is not None and stop.is_set():
                 raise _LimitReachedError
             if deadline is not None and time.perf_counter() >= deadline:
@@ -412,6 +431,12 @@ class _Searcher:
                 no_win_now = True
             if depth <= 0:
                 horizon += 1
+                if forced is not None:
+                    line = forced(state, False)
+                    if line:
+                        if pv_node:
+                            pv_lines[ply] = tuple(line)
+                        return WIN - ply - len(line)
                 if quiesce is not None:
                     return quiesce(state, alpha, beta, ply)
                 if evaluate is None:
@@ -627,6 +652,7 @@ class _Capabilities:
     winning: Callable[[Any], Any] | None
     nonlosing: Callable[[Any], Sequence[Any]] | None
     bounds: Callable[[Any], tuple[int, int]] | None
+    forced: Callable[[Any, bool], Sequence[Any] | None] | None
 
 
 class Engine:
@@ -657,6 +683,7 @@ class Engine:
             winning=getattr(game, "winning_action", None) if hooks else None,
             nonlosing=getattr(game, "non_losing_actions", None) if hooks else None,
             bounds=getattr(game, "score_bounds", None) if hooks else None,
+            forced=getattr(game, "forced_win", None) if options.threats else None,
         )
         self.table = TranspositionTable(options.table_size) if options.use_table else None
         self._keyable = self._caps.key is not None
@@ -712,7 +739,8 @@ class Engine:
         """Deepen from ``state`` one ply at a time, yielding a :class:`Report` per depth.
 
         The generator ends when ``limits`` stop the search (the interrupted iteration is
-        dropped), at ``limits.depth``, or when an iteration solved the game; its return
+        dropped), at ``limits.depth``, when an iteration solved the game, or after the one
+        report of a win the game's threat search proved at the root (``forced_win``); its return
         value (``StopIteration.value``) is the :class:`EngineStats` of the whole search.
         With ``multipv`` every root move gets an exact score (slower). Nothing is
         yielded when the game is already over at ``state``."""
@@ -730,6 +758,23 @@ class Engine:
             hashfull = table.fill_permille() if table is not None else 0
             return EngineStats(0, 0, 0, 0, 0, 0, 0.0, hashfull, True, False)
         self._prepare(state)
+        forced = self._caps.forced
+        line = forced(state, True) if forced is not None and not multipv else None
+        if line:
+            elapsed = time.perf_counter() - start
+            yield Report(
+                depth=len(line),
+                score=WIN - len(line),
+                pv=tuple(line),
+                best_move=line[0],
+                nodes=0,
+                nps=0,
+                elapsed=elapsed,
+                hashfull=table.fill_permille() if table is not None else 0,
+                seldepth=len(line),
+                solved=False,
+            )
+            return EngineStats(0, 0, 0, 0, len(line), len(line), elapsed, 0, False, False)
         if table is not None:
             table.new_search()
         deadline = start + limits.time if limits.time is not None else None
