@@ -180,9 +180,10 @@ class Game(Protocol[S, A]):
     protocols (:class:`Evaluating`, :class:`Keyed`, :class:`Notation`, :class:`Drawable`)
     or hooks the engine documents, all discovered once per search with ``getattr``,
     never per node: ``ordered_actions`` (move ordering), ``noisy_actions``
-    (quiescence), ``forced_win`` (the game's own threat search), and for exact solving ``winning_action``, ``non_losing_actions``,
-    ``score_bounds`` and ``remaining_plies`` (the most plies any line from a state can
-    last, which bounds the win distances a solver bisects over).
+    (quiescence), ``forced_win`` (the game's own threat search), and for exact solving
+    ``winning_action``, ``non_losing_actions``, ``score_bounds`` and ``remaining_plies``
+    (the most plies any line from a state can last, which bounds the win distances a
+    solver bisects over).
     """
 
     info: GameInfo
