@@ -8,7 +8,11 @@ Run from the project root (peers come from bench/.venv, made by bench/setup.sh):
     bench/.venv/bin/python bench/connect4.py --profile Test_L2_R1
     bench/.venv/bin/python bench/connect4.py --small        # 6x5 and 5x6 from empty
 
-For each set it prints, per position, the mean time and nodes of:
+For each set it prints, per position, the mean time and nodes of the following, each
+position solved cold (the table and the game's memos emptied first, as Pons resets his
+solver). Times are CPU seconds of the process (``time.process_time``): on a machine shared
+with other work, wall time also counts the waits for a core, which CPU time does not; on
+an idle machine the two agree for a single-threaded solver like Pons'.
 
 * ``solve`` -- :func:`zerosum.search.solve.solve`: the exact score and every best move
   (the engine's MTD-bi driver, then one null-window test per root move);
@@ -25,7 +29,9 @@ position at 7-11 million nodes per second. ASSUMPTION: its mean nodes per positi
 that time x 8.5 million nodes/s (the middle of the range). Targets: nodes within 1.5x,
 time within 40x. The peers solve the first lines of each set (weak: the sign) with a
 per-position time cap; a capped position counts at the cap, so their ratios are lower
-bounds on how much slower they are.
+bounds on how much slower they are. ``--quick`` takes 10 lines of Test_L2_R2, whose node
+counts spread over two orders of magnitude: its mean is dominated by one or two lines, so
+judge that set on the default sample (100 lines) or ``--hard-step 1``.
 """
 
 from __future__ import annotations
@@ -81,7 +87,8 @@ def score_only(
 def run_set(
     name: str, lines: list[tuple[str, int]], mode: str, engine: Engine
 ) -> tuple[float, float, int]:
-    """Solve every line fresh (table emptied); return mean seconds, mean nodes, errors."""
+    """Solve every line cold (table and the game's memos emptied, as Pons resets his
+    solver); return mean CPU seconds, mean nodes, errors."""
     game = engine.game
     assert isinstance(game, Connect4)
     total_time = 0.0
@@ -90,7 +97,8 @@ def run_set(
     for moves, expected in lines:
         state = game.parse_state(moves)
         engine.reset()
-        start = time.perf_counter()
+        game.clear_memo()
+        start = time.process_time()
         if mode == "solve":
             solution = solve(game, state, engine=engine)
             score, nodes = solution.score, solution.nodes
@@ -98,7 +106,7 @@ def run_set(
             score, nodes = score_only(engine, game, state)
         else:
             score, nodes = score_only(engine, game, state, weak=True)
-        total_time += time.perf_counter() - start
+        total_time += time.process_time() - start
         total_nodes += nodes
         if mode == "weak":
             ok = (score > 0) - (score < 0) == (expected > 0) - (expected < 0)
@@ -136,9 +144,9 @@ def _openspiel_sign(moves: str) -> int:
 
 
 def _child(solver: Callable[[str], int], moves: str, pipe: Any) -> None:
-    start = time.perf_counter()
+    start = time.process_time()
     sign = solver(moves)
-    pipe.send((time.perf_counter() - start, sign))
+    pipe.send((time.process_time() - start, sign))
 
 
 def peer_times(
@@ -175,9 +183,9 @@ def small_boards() -> None:
     for width, height in ((6, 5), (5, 6)):
         game = Connect4(width, height)
         engine = Engine(game, EngineOptions(table_size=1 << 20))
-        start = time.perf_counter()
+        start = time.process_time()
         score, nodes = score_only(engine, game, game.initial_state(), weak=True)
-        seconds = time.perf_counter() - start
+        seconds = time.process_time() - start
         sign = (score > 0) - (score < 0)
         expected = SOLVED_VALUES[(width, height)]
         print(

@@ -22,6 +22,7 @@ from zerosum.game import (
     ZerosumError,
     play,
 )
+from zerosum.games import connect4
 from zerosum.games.connect4 import SOLVED_VALUES, Connect4, State, solve_position
 from zerosum.search.engine import Engine
 from zerosum.search.solve import solve
@@ -309,19 +310,49 @@ def test_winning_and_non_losing_moves_match_the_naive_board(width: int, height: 
         assert sorted(non_losing) == sorted(safe)
         ordered = game.ordered_actions(state)
         assert sorted(ordered) == board.legal()
-        assert ordered[: len(non_losing)] == non_losing
+        assert tuple(ordered[: len(non_losing)]) == non_losing
         if winning:
             assert non_losing[0] in winning
 
 
+@pytest.mark.parametrize(("width", "height"), [(7, 6), (4, 4), (9, 9)])
+def test_memoised_hooks_agree_with_a_cold_game_and_the_naive_board(width: int, height: int) -> None:
+    # a search asks non_losing_actions before it plays the children, so the memo knows
+    # the threats of their stones: is_terminal then reads its answer from there
+    warm, cold = Connect4(width, height), Connect4(width, height)
+    for state, board in _positions(width, height, 30, seed=width * height):
+        answer = warm.non_losing_actions(state)
+        assert warm.score_bounds(state) == cold.score_bounds(state)
+        for column in board.legal():
+            after = board.copy()
+            after.play(column)
+            child = warm.result(state, column)
+            assert warm.is_terminal(child) == cold.is_terminal(child) == after.over()
+        assert warm.non_losing_actions(state) == answer  # a second call, from the memo
+        cold.clear_memo()
+        assert cold.non_losing_actions(state) == answer
+        assert warm.winning_action(state) == cold.winning_action(state)
+
+
+def test_the_memos_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(connect4, "_MEMO_LIMIT", 50)
+    game = Connect4()
+    for state, _ in _positions(7, 6, 40, seed=5):
+        game.non_losing_actions(state)
+        assert len(game._memo) <= 50 + 2 + game.width
+        assert len(game._answers) <= 50 + 1
+    game.clear_memo()
+    assert not game._memo and not game._answers
+
+
 def test_ordering_prefers_the_centre_and_new_threats() -> None:
     game = Connect4()
-    assert game.non_losing_actions(game.initial_state()) == [3, 2, 4, 1, 5, 0, 6]
+    assert game.non_losing_actions(game.initial_state()) == (3, 2, 4, 1, 5, 0, 6)
     assert game.ordered_actions(game.initial_state())[0] == 3
     # X has 3 and 4 on the bottom row: playing 5 (or 2) makes two winning cells at once
     state = game.parse_state("3747")
     assert game.non_losing_actions(state)[0] in (1, 4)
-    assert Connect4(8, 6).non_losing_actions((0, 0))[:2] == [4, 3]
+    assert Connect4(8, 6).non_losing_actions((0, 0))[:2] == (4, 3)
 
 
 @cache
