@@ -57,6 +57,12 @@ ENTRIES: tuple[Entry, ...] = (
         "connect four on any board from 4x4 to 9x9 (width=7, height=6)",
     ),
     Entry(
+        "gomoku",
+        "zerosum.games.gomoku:Gomoku",
+        "five in a row on 7x7 to 25x25 (width=15, height=15, rule=freestyle|exact5)",
+        argument="width",
+    ),
+    Entry(
         "nim",
         "zerosum.games.nim:nim",
         "Nim, normal or misere play (heaps=3,4,5, misere=0|1)",

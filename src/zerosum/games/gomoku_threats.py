@@ -1,0 +1,208 @@
+"""Threat search for gomoku: victory by continuous fours (VCF) and by threes and fours (VCT).
+
+Both are AND/OR searches for the side to move (the *attacker*) over the threats that
+leave the defender few answers, proven without leaving anything out:
+
+* A **four** (a move after which the attacker makes five next) has one answer: the
+  block. The defender may instead make five of its own, so a four is only played when
+  the defender has none; a block that makes the defender a four forces the attacker to
+  block in turn (with a four of its own, in VCF). Two cells to make five at once win.
+* A **three** (a move after which the attacker can make an open four, VCT only) is
+  answered by any cell that leaves the attacker no open four to make on any line, or by
+  any four of the defender. Every other reply loses: the attacker makes the open four,
+  the defender has no five to make (its reply made no four, and it had none), and one
+  stone cannot block two cells. So the answers searched are exactly the cells that stop
+  the threes and the defender's fours, and a line is only claimed when every one of them
+  loses.
+
+A line returned is the moves of both sides in order, the last making five; the
+defender's move in it is the answer that holds out longest within the search. A node
+budget bounds the work: when it runs out the search gives up (``None``), so the
+functions answer soundly or not at all. Positions proven to have no VCF within a number
+of fours are remembered by Zobrist key (side to move included: the attacker) from one
+VCF search to the next, since the engine asks at many similar positions; VCT remembers
+its failures for one search.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from zerosum.games.gomoku import Gomoku, GomokuState
+
+__all__ = ["VCF_DEPTH", "VCT_DEPTH", "vcf", "vct"]
+
+VCF_DEPTH = 16
+"""The most fours the attacker may play in one VCF line."""
+
+VCT_DEPTH = 7
+"""The most threats (threes or fours) the attacker may play in one VCT line."""
+
+
+_FAILED_LIMIT = 1 << 16
+"""Positions without a VCF remembered between searches before the memory is emptied."""
+
+
+class _OutOfBudgetError(Exception):
+    """Raised to abandon a search whose node budget is spent."""
+
+
+def _lowest(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def _ordered(game: Gomoku, state: GomokuState, cells: int) -> list[int]:
+    """The cells of ``cells``, best first by the game's move-ordering value."""
+    return game._ranked(state, cells, game.cells)
+
+
+def vcf(game: Gomoku, state: GomokuState, budget: int = 4_000) -> list[int] | None:
+    """Return a victory by continuous fours for the side to move, or ``None``.
+
+    The line holds the attacker's fours and the defender's forced blocks, in order, and
+    ends with the attacker's five; ``budget`` bounds the positions visited."""
+    if state[9] >= 0:
+        return None
+    p = state[2]
+    masks = game._flag_masks
+    if not state[4] & (masks[1 << p] | masks[4 << p]):  # no five and no four to make
+        return None
+    failed = game._vcf_failed
+    if len(failed) > _FAILED_LIMIT:
+        failed.clear()
+    nodes = 0
+    result = game.result
+    five_cells = game.five_cells
+    four_cells = game.four_cells
+
+    def attack(s: GomokuState, depth: int) -> list[int] | None:
+        nonlocal nodes
+        wins = five_cells(s, p)
+        if wins:
+            return [_lowest(wins)]
+        if depth == 0:
+            return None
+        key = s[7]
+        if failed.get(key, -1) >= depth:
+            return None
+        nodes += 1
+        if nodes > budget:
+            raise _OutOfBudgetError
+        moves = four_cells(s, p)
+        threats = five_cells(s, 1 - p)
+        if threats:
+            moves = 0 if threats & (threats - 1) else moves & threats
+        # fours are few and each has one answer: trying them in cell order costs less
+        # than ranking them
+        while moves:
+            low = moves & -moves
+            moves ^= low
+            move = low.bit_length() - 1
+            after = result(s, move)
+            if five_cells(after, 1 - p):
+                continue
+            wins = five_cells(after, p)
+            block = _lowest(wins)
+            rest = wins ^ (1 << block)
+            if rest:
+                return [move, block, _lowest(rest)]
+            line = attack(result(after, block), depth - 1)
+            if line is not None:
+                return [move, block, *line]
+        failed[key] = depth
+        return None
+
+    try:
+        return attack(state, VCF_DEPTH)
+    except _OutOfBudgetError:
+        return None
+
+
+def vct(game: Gomoku, state: GomokuState, budget: int = 12_000) -> list[int] | None:
+    """Return a victory by threes and fours for the side to move, or ``None``.
+
+    The line holds the attacker's threats and the defender's answers, in order, and ends
+    with the attacker's five; every answer of the defender was searched (see the module
+    docstring). ``budget`` bounds the positions visited."""
+    if state[9] >= 0:
+        return None
+    p = state[2]
+    failed: dict[tuple[int, bool], int] = {}
+    nodes = 0
+    result = game.result
+    five_cells = game.five_cells
+    four_cells = game.four_cells
+    three_cells = game.three_cells
+    three_defences = game.three_defences
+    open_four_cells = game.open_four_cells
+
+    def count() -> None:
+        nonlocal nodes
+        nodes += 1
+        if nodes > budget:
+            raise _OutOfBudgetError
+
+    def attack(s: GomokuState, depth: int) -> list[int] | None:
+        wins = five_cells(s, p)
+        if wins:
+            return [_lowest(wins)]
+        threats = five_cells(s, 1 - p)
+        if threats:
+            if threats & (threats - 1):
+                return None
+            block = _lowest(threats)
+            line = defend(result(s, block), depth)
+            return None if line is None else [block, *line]
+        if depth == 0:
+            return None
+        key = (s[7], True)
+        if failed.get(key, -1) >= depth:
+            return None
+        count()
+        moves = four_cells(s, p) | three_cells(s, p)
+        for move in _ordered(game, s, moves):
+            line = defend(result(s, move), depth - 1)
+            if line is not None:
+                return [move, *line]
+        failed[key] = depth
+        return None
+
+    def defend(s: GomokuState, depth: int) -> list[int] | None:
+        d = 1 - p
+        if five_cells(s, d):
+            return None
+        wins = five_cells(s, p)
+        if wins:
+            block = _lowest(wins)
+            rest = wins ^ (1 << block)
+            if rest:
+                return [block, _lowest(rest)]
+            line = attack(result(s, block), depth)
+            return None if line is None else [block, *line]
+        stops = three_defences(s, p)
+        if stops is None:
+            return None  # no threat: the defender has a free move
+        key = (s[7], False)
+        if failed.get(key, -1) >= depth:
+            return None
+        count()
+        answers = stops | four_cells(s, d)
+        if not answers:
+            # nothing stops the threes: any reply loses, so show one that takes an
+            # open-four cell and let the search prove the rest
+            answers = open_four_cells(s, p) & -open_four_cells(s, p)
+        longest: list[int] | None = None
+        for answer in _ordered(game, s, answers):
+            line = attack(result(s, answer), depth)
+            if line is None:
+                failed[key] = depth
+                return None
+            if longest is None or len(line) + 1 > len(longest):
+                longest = [answer, *line]
+        return longest
+
+    try:
+        return attack(state, VCT_DEPTH)
+    except _OutOfBudgetError:
+        return None
