@@ -29,6 +29,7 @@ COMMAND_MODULES = (
     "zerosum.cli.match",
     "zerosum.cli.bench",
     "zerosum.cli.serve",
+    "zerosum.cli.gomocup",
 )
 """The modules whose ``register`` adds the subcommands, in the order ``--help`` lists them."""
 

@@ -1,0 +1,399 @@
+"""Gomoku: the engine's speed and depth, the VCF solver's time, the brain's reply times,
+and matches against a one-ply pattern-greedy player and a depth-2 plain alpha-beta.
+
+Run from the project root with the project's venv::
+
+    .venv/bin/python bench/gomoku.py                      # everything, about an hour on 2 cores
+    .venv/bin/python bench/gomoku.py --quick              # a few minutes
+    .venv/bin/python bench/gomoku.py --games 20 --time 0.5 --workers 2
+    .venv/bin/python bench/gomoku.py --only match         # one part: speed, vcf, brain, match
+
+1. **Speed**: nodes per second and the depth reached in ``--seconds`` (1 s) by a fresh
+   engine from each of :data:`MIDGAME` (15x15 mid-game positions from engine self-play,
+   none with a forced win at the root, so the search really searches).
+2. **VCF**: the time of :func:`zerosum.games.gomoku_threats.vcf` at the game's default
+   root budget on positions that have a victory by continuous fours of at least three
+   fours: random stones (seeded) around the centre of 15x15, kept when the solver with
+   a large budget proves such a win. How many it proves within the default budget, and
+   how long it takes, mean and worst.
+3. **Brain**: two Gomocup brains (:mod:`zerosum.protocols.gomocup`) play each other
+   in-process under ``INFO timeout_turn``; the worst reply time against the limit.
+4. **Match**: ``--games`` games (default 100) at ``--time`` seconds a move (default 1.0)
+   of the engine against (a) :class:`GreedyPlayer` and (b) :class:`AlphaBetaPlayer`,
+   through :mod:`zerosum.arena` (process pool, colours alternating, every opening played
+   from both sides). The openings are three random stones in the central 5x5 (black,
+   white, black), one per two games. Target: 95% of the points or more against both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from zerosum.arena import Event, adjudications, run_event, tally
+from zerosum.game import WIN_THRESHOLD
+from zerosum.games.gomoku import Gomoku
+from zerosum.games.gomoku_threats import vcf
+from zerosum.protocols.gomocup import GomocupBrain
+from zerosum.search.engine import Engine, Limits
+from zerosum.search.reference import negamax_alphabeta
+
+MIDGAME = (
+    "h8 f7 f9 e8 d9 e9 e10 e6 f11 c8 g8 h7 d11 c12 g12 h13 e7 d7 f5",
+    "h7 j10 i7 j7 i8 j9 j8 h8 k9 l10 g5 h6 i9 i10 h10 k7 i6 i5",
+    "f6 f10 h9 g11 d8 h12 i13 e7 i9 g9 i11 g10 i10 i12 g12 g8 g7 h8 i7 i8 f8 k8 j8 e11 d12 h11 "
+    "f9 d10 h10",
+    "i7 h7 j9 i6 j5 j6 h6 j8 g5 f4 i5 h5 g7 f8 g4 g6 j4 k3",
+    "j10 h10 j7 h9 h7 j8 k11 h12 h11 i9 k7 i7 k9 i8 k8 k10 i6 l9 i11 j11 m7 l8 i12",
+    "h7 h10 j8 g10 j10 j9 k9 f10 e10 g9 i11 l8 g13 h12 i7 h6 l10 m11 g7 j7 k10 i10 k8 k11 g8 "
+    "f9 k6 k7 h8 i8",
+    "j9 j10 i7 k9 i11 i10 k10 i8 l11 m12 j11 k11 l9 m8 l12 l10 i12 h13 j12 m11 n12 m9 m10 n8 "
+    "o7 k12",
+    "j6 i8 j7 j8 k8 h7 i6 h5 k6 h6 h8 h3 h4 j9 g6 k10 l11 i7 k9 g5 f4 i5 j5 j4 k3 g7 f8 f5 e5",
+)
+"""Mid-game 15x15 positions as moves from the start (engine self-play at 0.15 s a move
+from three random central stones, cut at 18 to 30 moves, kept when the side to move has
+no win at once, no threat-search win at the root, at least five safe moves, and a 1 s
+search neither solves the position nor proves a win or a loss)."""
+
+TARGET = 0.95
+NEAR = 2
+"""The players below consider the empty cells within this many of a stone."""
+
+
+def play_line(game: Gomoku, moves: str) -> Any:
+    state = game.initial_state()
+    for text in moves.split():
+        state = game.result(state, game.parse_move(state, text))
+    return state
+
+
+# ---------------------------------------------------------------- the opponents
+
+
+def near_stones(game: Any, state: Any) -> list[Any]:
+    """The empty cells within :data:`NEAR` cells of a stone (the centre on an empty
+    board), in reading order: found from the protocol's ``actions`` alone."""
+    empty = game.actions(state)
+    width, height = game.width, game.height
+    taken = set(range(width * height)).difference(empty)
+    if not taken:
+        return [game.action(width // 2, height // 2)]
+    close = set()
+    for cell in taken:
+        y, x = divmod(cell, width)
+        for ny in range(max(0, y - NEAR), min(height, y + NEAR + 1)):
+            for nx in range(max(0, x - NEAR), min(width, x + NEAR + 1)):
+                close.add(ny * width + nx)
+    return [cell for cell in empty if cell in close]
+
+
+class GreedyPlayer:
+    """One ply: the move whose resulting position the game's ``evaluate`` likes best
+    for the mover (a five first of all)."""
+
+    def __init__(self, name: str = "greedy") -> None:
+        self.name = name
+
+    def choose(self, game: Any, state: Any) -> Any:
+        mover = game.to_move(state)
+        best, best_value = None, None
+        for move in near_stones(game, state):
+            child = game.result(state, move)
+            if game.is_terminal(child):
+                value = WIN_THRESHOLD * game.utility(child, mover)
+            else:
+                value = -game.evaluate(child)
+            if best_value is None or value > best_value:
+                best, best_value = move, value
+        return best
+
+
+class NearStones:
+    """The game as plain alpha-beta sees it: only the cells near the stones are moves,
+    and a finished game is worth more than any evaluation."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self.info = game.info
+
+    def initial_state(self) -> Any:
+        return self.game.initial_state()
+
+    def to_move(self, state: Any) -> int:
+        return int(self.game.to_move(state))
+
+    def actions(self, state: Any) -> list[Any]:
+        return [] if self.game.is_terminal(state) else near_stones(self.game, state)
+
+    def result(self, state: Any, action: Any) -> Any:
+        return self.game.result(state, action)
+
+    def is_terminal(self, state: Any) -> bool:
+        return bool(self.game.is_terminal(state))
+
+    def utility(self, state: Any, player: int) -> int:
+        return WIN_THRESHOLD * int(self.game.utility(state, player))
+
+    def evaluate(self, state: Any) -> int:
+        return int(self.game.evaluate(state))
+
+
+class AlphaBetaPlayer:
+    """The textbook negamax alpha-beta (:func:`zerosum.search.reference.negamax_alphabeta`)
+    to depth 2 over the cells near the stones, leaves scored by the game's ``evaluate``."""
+
+    def __init__(self, depth: int = 2, name: str = "alphabeta-2") -> None:
+        self.depth = depth
+        self.name = name
+        self._views: dict[int, NearStones] = {}
+
+    def choose(self, game: Any, state: Any) -> Any:
+        view = self._views.setdefault(id(game), NearStones(game))
+        return negamax_alphabeta(view, state, depth=self.depth).best_move
+
+
+# ---------------------------------------------------------------- 1. speed
+
+
+def speed(seconds: float, count: int) -> None:
+    game = Gomoku(15)
+    print(f"1. engine on {count} mid-game 15x15 positions, {seconds:g} s each (fresh engine)")
+    print(
+        f"   {'position':<9} {'stones':>6} {'depth':>5} {'seldepth':>8} {'nodes':>8} {'nodes/s':>8}"
+    )
+    depths, rates = [], []
+    for index, moves in enumerate(MIDGAME[:count], start=1):
+        state = play_line(game, moves)
+        engine = Engine(game)
+        start = time.perf_counter()
+        result = engine.search(state, Limits(time=seconds))
+        elapsed = time.perf_counter() - start
+        stats = result.stats
+        rate = stats.nodes / elapsed
+        depths.append(stats.depth)
+        rates.append(rate)
+        print(
+            f"   {index:<9} {len(moves.split()):>6} {stats.depth:>5} {stats.seldepth:>8} "
+            f"{stats.nodes:>8} {rate:>8.0f}",
+            flush=True,
+        )
+    print(
+        f"   mean depth {statistics.mean(depths):.1f} (min {min(depths)}), "
+        f"mean {statistics.mean(rates):.0f} nodes/s"
+    )
+
+
+# ---------------------------------------------------------------- 2. VCF
+
+
+def vcf_positions(count: int, seed: int = 6) -> list[tuple[list[int], list[int], int]]:
+    """Random positions (black's and white's stones, black to move) with a VCF of at
+    least three fours that a 100-node search misses and a 200,000-node one proves, with
+    the length of the line found."""
+    rng = random.Random(seed)
+    found: list[tuple[list[int], list[int], int]] = []
+    while len(found) < count:
+        game = Gomoku(15)  # fresh: the solver remembers failed positions in its game
+        centre = [game.action(x, y) for x in range(3, 12) for y in range(3, 12)]
+        stones = rng.randrange(8, 15)
+        cells = rng.sample(centre, 2 * stones)
+        black, white = cells[:stones], cells[stones:]
+        try:
+            state = game.state_from_stones(black, white, 0)
+        except ValueError:
+            continue  # a five on the board
+        if game.is_terminal(state) or game.winning_action(state) is not None:
+            continue
+        if game.five_cells(state, 1):
+            continue  # the defender threatens five: not a pure VCF position
+        if vcf(game, state, budget=100) is not None:
+            continue  # too easy to time
+        line = vcf(Gomoku(15), state, budget=200_000)
+        if line is not None and len(line) >= 5:
+            found.append((black, white, len(line)))
+    return found
+
+
+def timed_vcf(black: list[int], white: list[int], budget: int) -> tuple[float, bool]:
+    """Seconds one VCF search takes in a fresh game (nothing remembered), and whether
+    it proved the win."""
+    game = Gomoku(15)
+    state = game.state_from_stones(black, white, 0)
+    start = time.perf_counter()
+    line = vcf(game, state, budget=budget)
+    return time.perf_counter() - start, line is not None
+
+
+def vcf_times(count: int) -> None:
+    budget = Gomoku.DEFAULT_BUDGETS[1]
+    print(f"\n2. VCF solver on {count} positions with a win by three or more fours (15x15)")
+    positions = vcf_positions(count)
+    lengths = [length for _, _, length in positions]
+    print(f"   line length (plies) mean {statistics.mean(lengths):.1f}, max {max(lengths)}")
+    for nodes in (budget, 200_000):
+        runs = [
+            min(timed_vcf(black, white, nodes) for _ in range(3)) for black, white, _ in positions
+        ]
+        times = [seconds for seconds, _ in runs]
+        proved = sum(found for _, found in runs)
+        print(
+            f"   budget {nodes:>6} nodes: proved {proved}/{count}; time mean "
+            f"{statistics.mean(times) * 1000:.2f} ms, median "
+            f"{statistics.median(times) * 1000:.2f} ms, worst {max(times) * 1000:.2f} ms",
+            flush=True,
+        )
+
+
+# ---------------------------------------------------------------- 3. brain
+
+
+def brain_times(turn_ms: int, games: int) -> None:
+    print(f"\n3. two brains, INFO timeout_turn {turn_ms}, {games} games on 20x20 (in-process)")
+    replies = []
+    for number in range(games):
+        outputs = [_Lines(), _Lines()]
+        brains = [GomocupBrain(out, messages=False) for out in outputs]
+        for brain in brains:
+            for line in ("START 20", f"INFO timeout_turn {turn_ms}"):
+                brain.handle(line)
+        side = number % 2
+        command = "BEGIN"
+        for _ in range(400):
+            start = time.perf_counter()
+            brains[side].handle(command)
+            replies.append(time.perf_counter() - start)
+            answer = outputs[side].last
+            if "," not in answer or answer.startswith("ERROR"):
+                break
+            command = f"TURN {answer}"
+            side = 1 - side
+    replies.sort()
+    limit = turn_ms / 1000
+    print(
+        f"   {len(replies)} replies: worst {replies[-1] * 1000:.0f} ms, 99th percentile "
+        f"{replies[int(0.99 * (len(replies) - 1))] * 1000:.0f} ms, median "
+        f"{statistics.median(replies) * 1000:.0f} ms; over the limit: "
+        f"{sum(r > limit for r in replies)}"
+    )
+
+
+class _Lines:
+    """A text stream that keeps only its last line."""
+
+    last = ""
+
+    def write(self, text: str) -> int:
+        lines = text.splitlines()
+        if lines:
+            self.last = lines[-1]
+        return len(text)
+
+    def flush(self) -> None:
+        return None
+
+
+# ---------------------------------------------------------------- 4. match
+
+
+def openings(count: int, seed: int) -> tuple[tuple[str, ...], ...]:
+    game = Gomoku(15)
+    rng = random.Random(seed)
+    centre = [game.action(x, y) for x in range(5, 10) for y in range(5, 10)]
+    chosen = []
+    for _ in range(count):
+        state = game.initial_state()
+        moves = []
+        for cell in rng.sample(centre, 3):
+            moves.append(game.format_move(state, cell))
+            state = game.result(state, cell)
+        chosen.append(tuple(moves))
+    return tuple(chosen)
+
+
+def match(
+    opponent: str,
+    games: int,
+    seconds: float,
+    *,
+    workers: int | None,
+    seed: int,
+    folder: Path | None,
+) -> float:
+    engine = f"engine:time={seconds:g},name=zerosum"
+    event = Event(
+        "match",
+        "gomoku",
+        (engine, opponent),
+        games,
+        openings=openings((games + 1) // 2, seed),
+        seed=seed,
+        time_margin=1.0,
+    )
+    start = time.perf_counter()
+
+    def progress(record: Any, records: list[Any]) -> None:
+        print("." if record.winner is None or record.seats[record.winner] == 0 else "x", end="")
+        sys.stdout.flush()
+
+    print(f"   zerosum vs {opponent}: ", end="", flush=True)
+    output = None if folder is None else folder / f"{opponent.rpartition('.')[2]}.jsonl"
+    records = run_event(event, output=output, workers=workers, progress=progress)
+    wins, draws, losses = tally(records, 0, 1)
+    points = wins + draws / 2
+    share = points / len(records)
+    moves = statistics.mean(len(r.moves) for r in records)
+    print(
+        f"\n   {len(records)} games: +{wins} ={draws} -{losses}, {points:g} points, "
+        f"{share:.1%} (target {TARGET:.0%}: {'met' if share >= TARGET else 'MISSED'}); "
+        f"{moves:.0f} moves a game, {time.perf_counter() - start:.0f} s"
+    )
+    unusual = adjudications(records)
+    if unusual:
+        print(f"   adjudicated: {dict(unusual)}")
+    return share
+
+
+def matches(games: int, seconds: float, workers: int | None, folder: Path | None) -> None:
+    print(
+        f"\n4. matches at {seconds:g} s a move, {games} games each, three-stone openings "
+        f"(x marks a lost game)"
+    )
+    for opponent in ("gomoku.GreedyPlayer", "gomoku.AlphaBetaPlayer"):
+        match(opponent, games, seconds, workers=workers, seed=15, folder=folder)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a short run of every part")
+    parser.add_argument("--games", type=int, help="games per match (default 100, quick 4)")
+    parser.add_argument("--time", type=float, help="engine seconds a move (default 1, quick 0.2)")
+    parser.add_argument("--workers", type=int, help="match processes (default: one per core)")
+    parser.add_argument("--seconds", type=float, help="speed: seconds a position (default 1)")
+    parser.add_argument("--only", choices=("speed", "vcf", "brain", "match"))
+    parser.add_argument(
+        "--records", type=Path, help="a folder for each match's games (JSON lines, new files)"
+    )
+    args = parser.parse_args()
+    quick = args.quick
+    # the matches name their opponents as gomoku.<Class>: this file, importable by name
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    parts = (args.only,) if args.only else ("speed", "vcf", "brain", "match")
+    if "speed" in parts:
+        speed(args.seconds or 1.0, 3 if quick else len(MIDGAME))
+    if "vcf" in parts:
+        vcf_times(5 if quick else 20)
+    if "brain" in parts:
+        brain_times(200 if quick else 1000, 1 if quick else 4)
+    if "match" in parts:
+        games, seconds = args.games or (4 if quick else 100), args.time or (0.2 if quick else 1.0)
+        matches(games, seconds, args.workers, args.records)
+
+
+if __name__ == "__main__":
+    main()

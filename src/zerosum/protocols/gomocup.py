@@ -1,0 +1,669 @@
+"""The Gomocup brain: zerosum's gomoku engine behind the Piskvork manager protocol.
+
+The protocol is Petr Lastovicka's "Gomoku AI protocol", spoken over standard input and
+output by every Gomocup brain: the manager sends one command a line, the brain answers
+each command that expects an answer with one line (``OK``, ``x,y``, ``ERROR ...`` or
+``UNKNOWN ...``), optionally preceded by ``MESSAGE`` lines. Coordinates are ``x,y``,
+zero-based, ``x`` the column from the left and ``y`` the row from the top: exactly the
+game's own ``action(x, y)``. :class:`GomocupBrain` reads lines from any text stream and
+writes to any other, so it runs on ``stdin``/``stdout`` (``zerosum gomocup``) and in a
+test on :class:`io.StringIO`.
+
+Commands and answers:
+
+``START n`` / ``RECTSTART w,h`` / ``RESTART``
+    a new empty board (``RESTART`` keeps the size): ``OK``, or ``ERROR`` for a size the
+    game does not play (7 to 25 a side).
+``BEGIN``, ``TURN x,y``, ``BOARD`` ... ``DONE``
+    the brain moves and answers ``x,y``: first on an empty board, after the opponent's
+    ``x,y``, or on the position the ``x,y,field`` lines impose (field 1 the brain's
+    stone, 2 the opponent's), in any order.
+``PLAY x,y``
+    the brain's move is imposed; it plays it and echoes ``x,y``.
+``TAKEBACK x,y``
+    the stone on ``x,y`` is removed and its owner is to move again: ``OK``.
+``INFO key value``
+    no answer. ``timeout_turn``, ``timeout_match``, ``time_left`` (milliseconds),
+    ``max_memory`` (bytes), ``rule``, ``game_type`` and ``folder`` are kept; other keys
+    are ignored, as the protocol asks.
+``ABOUT``
+    ``name="zerosum", version="...", author="..."``.
+``END``
+    the brain stops at once, without answering; so does the end of the input.
+
+Decisions where the protocol leaves room:
+
+* **Bad lines never stop the brain.** A malformed command or coordinate, a square off
+  the board or already taken, a move command before ``START``: ``ERROR`` naming the
+  line and what is wrong, with the position unchanged. An unknown command:
+  ``UNKNOWN``. A bad line inside ``BOARD`` is answered ``ERROR`` at once and skipped;
+  ``DONE`` then moves on the position the other lines build. ``SWAP2BOARD`` (the
+  swap2 opening) is not supported: its lines are read up to ``DONE``, which is
+  answered ``UNKNOWN``.
+* **INFO problems are reported late.** The manager does not read answers to ``INFO``,
+  so, as the protocol recommends, a value the brain cannot use (not a number, a
+  negative time, a memory limit too small to play well) is reported as a ``MESSAGE``
+  line just before the answer to the next other command.
+* **Rules.** ``rule`` is a bit mask: 1 exactly five (an overline does not win),
+  2 continuous game, 4 renju, 8 caro. The brain plays freestyle and exactly-five.
+  Renju is played as exactly five without forbidden moves (black's overline does not
+  win in renju), caro and the continuous game as the single game of five the other
+  bits describe, and a ``MESSAGE`` says so before the next answer. A ``BOARD`` line
+  with field 3 (a stone of an earlier winning line, in a continuous game) is refused
+  like any other bad line.
+* **Time.** A move's budget is the smaller of ``timeout_turn`` and 1/20 of the match
+  time left (``time_left``; before the manager sends one, ``timeout_match`` less the
+  time this brain has used since), less a safety margin of 50 ms and 10%; the clock
+  starts when the command arrives. ``timeout_turn 0`` means "as fast as possible": a
+  one-ply search. The game's root threat search, which the engine cannot interrupt,
+  gets node budgets scaled to the move's budget (:data:`THREAT_SECONDS`), and the
+  engine looks at the clock every :data:`POLL_INTERVAL` nodes. Iterative deepening
+  stops when the budget is used, when an iteration ends past :data:`EARLY_STOP` of it
+  (the next would not finish), or when it proves a win; each completed iteration is
+  reported as a ``MESSAGE`` line (depth, score, nodes, speed and the principal
+  variation in ``x,y``). Without any ``INFO`` the brain thinks
+  :data:`DEFAULT_TIMEOUT_TURN` milliseconds a move.
+* **Memory.** ``max_memory`` sizes the engine's transposition table
+  (:func:`table_entries`); without a limit the table holds up to
+  :data:`DEFAULT_TABLE_ENTRIES` entries.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from zerosum import __version__
+from zerosum.game import WIN_THRESHOLD, ZerosumError, other, outcome
+from zerosum.games.gomoku import Gomoku
+from zerosum.search.engine import Engine, EngineOptions, Limits, Report
+from zerosum.terminal import describe_score
+
+__all__ = [
+    "ABOUT",
+    "BASE_MEMORY",
+    "BYTES_PER_ENTRY",
+    "DEFAULT_TABLE_ENTRIES",
+    "DEFAULT_TIMEOUT_TURN",
+    "EARLY_STOP",
+    "MOVES_TO_PLAN",
+    "POLL_INTERVAL",
+    "THREAT_SECONDS",
+    "GomocupBrain",
+    "TimeControl",
+    "table_entries",
+]
+
+ABOUT = f'name="zerosum", version="{__version__}", author="the zerosum authors"'
+"""The brain's answer to ``ABOUT``."""
+
+DEFAULT_TIMEOUT_TURN = 5000
+"""Milliseconds a move may take when the manager sends no ``INFO timeout_turn``."""
+
+MOVES_TO_PLAN = 20
+"""A move may use at most this fraction (one over it) of the match time left."""
+
+UNLIMITED_TIME_LEFT = 2147483647
+"""The ``time_left`` a manager sends when the match time is unlimited."""
+
+SAFETY_SECONDS = 0.05
+SAFETY_FRACTION = 0.10
+FAST_SECONDS = 0.01
+"""Below this budget (seconds, after the margin) the brain plays a one-ply search."""
+
+EARLY_STOP = 0.6
+"""Deepening stops once an iteration ends past this fraction of the budget."""
+
+THREAT_SECONDS = 2.0
+"""The move budget (seconds) at which the root threat search keeps the game's default
+node budgets, which take up to about 0.4 s on 15x15 here and cannot be interrupted;
+shorter budgets scale them down, longer ones up (at most :data:`THREAT_SCALE` times)."""
+
+THREAT_SCALE = (0.05, 4.0)
+"""The least and the most the root threat budgets are scaled by."""
+
+POLL_INTERVAL = 64
+"""Nodes between two checks of the clock: a few milliseconds of gomoku search."""
+
+BYTES_PER_ENTRY = 85
+"""The memory one transposition-table entry costs, measured (``bench/limits.py``)."""
+
+BASE_MEMORY = 48 << 20
+"""Bytes the brain uses before its table: the interpreter, zerosum, the game's tables."""
+
+TABLE_SHARE = 0.5
+"""The part of the memory above :data:`BASE_MEMORY` the table may take; the rest is for
+the search's own objects."""
+
+MIN_TABLE_ENTRIES = 1 << 12
+MAX_TABLE_ENTRIES = 1 << 22
+
+DEFAULT_TABLE_ENTRIES = 1 << 20
+"""The table bound (entries) when the manager sets no memory limit: about 90 MB full."""
+
+_RULE_EXACT_FIVE = 1
+_RULE_CONTINUOUS = 2
+_RULE_RENJU = 4
+_RULE_CARO = 8
+
+_PAIR = re.compile(r"([+-]?\d+)\s*,\s*([+-]?\d+)")
+_STONE = re.compile(r"([+-]?\d+)\s*,\s*([+-]?\d+)\s*,\s*([+-]?\d+)")
+_NUMBER = re.compile(r"[+-]?\d+")
+_NUMERIC_INFO = frozenset(
+    ("timeout_turn", "timeout_match", "time_left", "max_memory", "rule", "game_type")
+)
+
+
+def table_entries(max_memory: int) -> int:
+    """Return the transposition-table bound (entries) for a ``max_memory`` in bytes.
+
+    Half of the memory above :data:`BASE_MEMORY`, at :data:`BYTES_PER_ENTRY` bytes an
+    entry, kept between 4096 and 4194304 entries; 0 (no limit) gives
+    :data:`DEFAULT_TABLE_ENTRIES`."""
+    if max_memory <= 0:
+        return DEFAULT_TABLE_ENTRIES
+    entries = int((max_memory - BASE_MEMORY) * TABLE_SHARE / BYTES_PER_ENTRY)
+    return max(MIN_TABLE_ENTRIES, min(entries, MAX_TABLE_ENTRIES))
+
+
+@dataclass(slots=True)
+class TimeControl:
+    """The manager's time limits, in milliseconds as ``INFO`` sends them, and the
+    seconds the brain has spent since the last ``time_left``.
+
+    ``timeout_turn`` 0 asks for moves as fast as possible; ``timeout_match`` 0 means no
+    match limit; ``time_left`` is ``None`` until the manager sends it (it may be
+    negative, and :data:`UNLIMITED_TIME_LEFT` means unlimited)."""
+
+    timeout_turn: int = DEFAULT_TIMEOUT_TURN
+    timeout_match: int = 0
+    time_left: int | None = None
+    spent: float = 0.0
+
+    def match_left(self) -> float | None:
+        """Seconds left for the whole match, or ``None`` when it is unlimited."""
+        if self.time_left is not None:
+            if self.time_left >= UNLIMITED_TIME_LEFT:
+                return None
+            return max(self.time_left / 1000, 0.0)
+        if self.timeout_match > 0:
+            return max(self.timeout_match / 1000 - self.spent, 0.0)
+        return None
+
+    def budget(self) -> float | None:
+        """Seconds the next move may search, the safety margin taken off; ``None`` asks
+        for a one-ply search (no time to think, or ``timeout_turn`` 0)."""
+        if self.timeout_turn <= 0:
+            return None
+        seconds = self.timeout_turn / 1000
+        left = self.match_left()
+        if left is not None:
+            seconds = min(seconds, left / MOVES_TO_PLAN)
+        seconds -= SAFETY_SECONDS + SAFETY_FRACTION * seconds
+        return seconds if seconds >= FAST_SECONDS else None
+
+
+class _CommandError(ZerosumError):
+    """A command the brain cannot carry out; its message follows ``ERROR``."""
+
+
+def _coordinates(text: str) -> tuple[int, int] | None:
+    found = _PAIR.fullmatch(text.strip())
+    return (int(found[1]), int(found[2])) if found else None
+
+
+class GomocupBrain:
+    """A Gomocup brain: feed it the manager's lines, it writes its answers to ``output``.
+
+    :meth:`handle` takes one line and returns ``False`` once ``END`` has come;
+    :meth:`run` feeds it lines until then (or until the lines run out). Every answer is
+    one line, flushed at once. ``messages`` turns the ``MESSAGE`` report of each search
+    iteration on or off; ``clock`` (seconds) measures the time of a move.
+
+    ``last`` is the final search report of the latest move (``None`` when the move did
+    not come from a search)."""
+
+    def __init__(
+        self,
+        output: TextIO,
+        *,
+        messages: bool = True,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.messages = messages
+        self.time = TimeControl()
+        self.max_memory = 0
+        self.rule = 0
+        self.game_type: int | None = None
+        self.folder: str | None = None
+        self.last: Report | None = None
+        self._out = output
+        self._clock = clock
+        self._notes: list[str] = []
+        self._size: tuple[int, int] | None = None
+        self._game: Any = None
+        self._engine: Engine | None = None
+        self._table_size = 0
+        # the position as the manager sees it: square -> True for the brain's own stones
+        self._stones: dict[int, bool] = {}
+        self._me = 0
+        self._state: Any = None
+        # a multi-line command being read (BOARD, SWAP2BOARD): its name, lines, start
+        self._block: tuple[str, list[tuple[int, bool]], float] | None = None
+        self._commands: dict[str, Callable[[str, float], None]] = {
+            "START": self._start,
+            "RECTSTART": self._rectstart,
+            "RESTART": self._restart,
+            "BEGIN": self._begin,
+            "TURN": self._turn,
+            "BOARD": self._board,
+            "SWAP2BOARD": self._swap2board,
+            "PLAY": self._play_imposed,
+            "TAKEBACK": self._takeback,
+            "INFO": self._info,
+            "ABOUT": self._about,
+        }
+
+    @property
+    def engine(self) -> Engine | None:
+        """The engine of the current game (``None`` before the first search of a board)."""
+        return self._engine
+
+    def __repr__(self) -> str:
+        size = "no board" if self._size is None else f"{self._size[0]}x{self._size[1]}"
+        return f"GomocupBrain({size}, {len(self._stones)} stones)"
+
+    # ------------------------------------------------------------------ the loop
+
+    def run(self, lines: Iterable[str]) -> None:
+        """Handle ``lines`` one by one until ``END`` or the end of the input."""
+        for line in lines:
+            if not self.handle(line):
+                return
+
+    def handle(self, line: str) -> bool:
+        """Handle one line from the manager; return ``False`` when it was ``END``."""
+        started = self._clock()
+        text = line.strip()
+        word, rest = (*text.split(None, 1), "", "")[:2]
+        command = word.upper()
+        if command == "END":
+            return False
+        if self._block is not None:
+            self._block_line(text, command, started)
+            return True
+        if not text:
+            return True
+        handler = self._commands.get(command)
+        if command != "INFO":
+            self._say_notes()
+        if handler is None:
+            self._say(f"UNKNOWN command {word!r}: the brain knows {', '.join(self._commands)}, END")
+            return True
+        self._guarded(lambda: handler(rest.strip(), started), text)
+        return True
+
+    def _guarded(self, action: Callable[[], None], text: str) -> None:
+        """Run ``action``; answer ``ERROR`` for whatever it cannot do."""
+        try:
+            action()
+        except ZerosumError as error:
+            self._say(f"ERROR {error}")
+        except Exception as error:  # a brain that dies forfeits every game left
+            self._say(f"ERROR internal error on {text!r}: {type(error).__name__}: {error}")
+
+    def _say(self, line: str) -> None:
+        self._out.write(" ".join(line.splitlines()) + "\n")
+        self._out.flush()
+
+    def _say_notes(self) -> None:
+        for note in self._notes:
+            self._say(f"MESSAGE {note}")
+        self._notes.clear()
+
+    # ------------------------------------------------------------------ boards
+
+    def _new_board(self, width: int, height: int, command: str) -> None:
+        try:
+            game = Gomoku(width, height, rule=self._game_rule())
+        except ZerosumError as error:
+            raise _CommandError(f"{command}: unsupported board: {error}") from None
+        self._size = (width, height)
+        self._game = game
+        self._engine = None
+        self._stones = {}
+        self._me = 0
+        self._state = game.initial_state()
+        self._say("OK")
+
+    def _game_rule(self) -> str:
+        return "exact5" if self.rule & (_RULE_EXACT_FIVE | _RULE_RENJU) else "freestyle"
+
+    def _start(self, rest: str, started: float) -> None:
+        if not _NUMBER.fullmatch(rest):
+            raise _CommandError(
+                f"START {rest}".rstrip() + ": the board size must be a whole number, as START 15"
+            )
+        size = int(rest)
+        self._new_board(size, size, f"START {rest}")
+
+    def _rectstart(self, rest: str, started: float) -> None:
+        pair = _coordinates(rest)
+        if pair is None:
+            raise _CommandError(
+                f"RECTSTART {rest}".rstrip() + ": give width,height, as RECTSTART 20,15"
+            )
+        self._new_board(pair[0], pair[1], f"RECTSTART {rest}")
+
+    def _restart(self, rest: str, started: float) -> None:
+        if self._size is None:
+            raise _CommandError("RESTART: no board to restart; send START first")
+        self._new_board(*self._size, "RESTART")
+
+    def _require_board(self, what: str) -> Any:
+        if self._game is None:
+            raise _CommandError(f"{what}: no board yet; send START first")
+        return self._game
+
+    def _square(self, what: str, text: str) -> int:
+        """Read ``x,y`` as an empty square of the board, naming ``what`` if it is not."""
+        game = self._require_board(what)
+        pair = _coordinates(text)
+        if pair is None:
+            raise _CommandError(f"{what}: coordinates are x,y (two whole numbers), as 7,7")
+        x, y = pair
+        width, height = game.width, game.height
+        if not (0 <= x < width and 0 <= y < height):
+            raise _CommandError(
+                f"{what}: square {x},{y} is off the {width}x{height} board "
+                f"(x 0 to {width - 1}, y 0 to {height - 1})"
+            )
+        square: int = game.action(x, y)
+        owner = self._stones.get(square)
+        if owner is not None:
+            whose = "the brain's" if owner else "the opponent's"
+            raise _CommandError(
+                f"{what}: square {x},{y} already holds {whose} stone "
+                f"({len(self._stones)} stones on the board)"
+            )
+        return square
+
+    def _rebuild(self, stones: dict[int, bool], me: int, to_move: int, game: Any = None) -> Any:
+        """The state of ``game`` (default: the brain's) holding ``stones``, the brain
+        playing as player ``me``."""
+        own = [square for square, mine in stones.items() if mine]
+        theirs = [square for square, mine in stones.items() if not mine]
+        first, second = (own, theirs) if me == 0 else (theirs, own)
+        return (game or self._game).state_from_stones(first, second, to_move)
+
+    def _refuse_finished(self, what: str) -> None:
+        game, state = self._game, self._state
+        if not game.is_terminal(state):
+            return
+        ended = outcome(game, state)
+        assert ended is not None
+        if ended.winner is None:
+            why = "the board is full"
+        elif ended.winner == self._me:
+            why = "the brain has five in a row"
+        else:
+            why = "the opponent has five in a row"
+        raise _CommandError(f"{what}: the game is over: {why}")
+
+    # ------------------------------------------------------------------ moves
+
+    def _begin(self, rest: str, started: float) -> None:
+        self._require_board("BEGIN")
+        if self._stones:
+            raise _CommandError(
+                f"BEGIN: the board already holds {len(self._stones)} stones; BEGIN opens "
+                f"an empty board (send RESTART, or BOARD to continue a game)"
+            )
+        self._me = 0
+        self._state = self._game.initial_state()
+        self._move(started)
+
+    def _turn(self, rest: str, started: float) -> None:
+        what = f"TURN {rest}".rstrip()
+        square = self._square(what, rest)
+        self._refuse_finished(what)
+        game = self._game
+        if not self._stones:
+            self._me = 1
+            self._state = game.initial_state()
+        if game.to_move(self._state) != self._me:
+            self._state = game.result(self._state, square)
+            self._stones[square] = False
+        else:
+            stones = {**self._stones, square: False}
+            self._state = self._rebuild(stones, self._me, self._me)
+            self._stones = stones
+        self._move(started)
+
+    def _play_imposed(self, rest: str, started: float) -> None:
+        what = f"PLAY {rest}".rstrip()
+        square = self._square(what, rest)
+        self._refuse_finished(what)
+        self._place_own(square)
+        x, y = self._game.coordinates(square)
+        self._say(f"{x},{y}")
+
+    def _takeback(self, rest: str, started: float) -> None:
+        what = f"TAKEBACK {rest}".rstrip()
+        game = self._require_board(what)
+        pair = _coordinates(rest)
+        if pair is None:
+            raise _CommandError(f"{what}: coordinates are x,y (two whole numbers), as 7,7")
+        x, y = pair
+        square = game.action(x, y) if 0 <= x < game.width and 0 <= y < game.height else None
+        if square is None or square not in self._stones:
+            raise _CommandError(
+                f"{what}: no stone on {x},{y} to take back "
+                f"({len(self._stones)} stones on the board)"
+            )
+        owner = self._me if self._stones[square] else other(self._me)
+        stones = {s: mine for s, mine in self._stones.items() if s != square}
+        self._state = self._rebuild(stones, self._me, owner)
+        self._stones = stones
+        self._say("OK")
+
+    def _place_own(self, square: int) -> None:
+        game = self._game
+        if game.to_move(self._state) == self._me:
+            self._state = game.result(self._state, square)
+            self._stones[square] = True
+        else:
+            stones = {**self._stones, square: True}
+            self._state = self._rebuild(stones, self._me, other(self._me))
+            self._stones = stones
+
+    def _move(self, started: float) -> None:
+        """Search the position (the brain to move), play the move and answer ``x,y``."""
+        self._refuse_finished("no move to make")
+        square = self._think(started)
+        self._place_own(square)
+        x, y = self._game.coordinates(square)
+        self._say(f"{x},{y}")
+        self.time.spent += self._clock() - started
+
+    def _engine_for_game(self) -> Engine:
+        size = table_entries(self.max_memory)
+        if self._engine is None or self._table_size != size or self._engine.game is not self._game:
+            options = EngineOptions(table_size=size, poll_interval=POLL_INTERVAL)
+            self._engine = Engine(self._game, options)
+            self._table_size = size
+        return self._engine
+
+    def _think(self, started: float) -> int:
+        game, state = self._game, self._state
+        engine = self._engine_for_game()
+        budget = self.time.budget()
+        clock = self._clock
+        horizon, vcf, vct = Gomoku.DEFAULT_BUDGETS
+        low, high = THREAT_SCALE
+        scale = min(max((budget or 0.0) / THREAT_SECONDS, low), high)
+        game.threat_budgets = (horizon, int(vcf * scale), int(vct * scale))
+        if budget is None:
+            limits = Limits(depth=1)
+        else:
+            limits = Limits(time=max(budget - (clock() - started), FAST_SECONDS))
+        self.last = None
+        for report in engine.iterate(state, limits):
+            self.last = report
+            if self.messages:
+                self._say(f"MESSAGE {self._describe(report)}")
+            if report.score >= WIN_THRESHOLD:
+                break
+            if budget is not None and clock() - started > EARLY_STOP * budget:
+                break
+        if self.last is not None:
+            return int(self.last.best_move)
+        # not even one iteration finished: a win at once, else the game's best guess
+        move = game.winning_action(state)
+        return int(move if move is not None else engine.root_moves(state)[0])
+
+    def _describe(self, report: Report) -> str:
+        coordinates = self._game.coordinates
+        line = " ".join("{},{}".format(*coordinates(move)) for move in report.pv)
+        return (
+            f"depth {report.depth} score {describe_score(self._game, report.score)} "
+            f"nodes {report.nodes} nps {report.nps} time {report.elapsed:.2f}s pv {line}"
+        )
+
+    # ------------------------------------------------------------------ BOARD
+
+    def _board(self, rest: str, started: float) -> None:
+        self._block = ("BOARD", [], started)
+
+    def _swap2board(self, rest: str, started: float) -> None:
+        self._block = ("SWAP2BOARD", [], started)
+
+    def _block_line(self, text: str, command: str, started: float) -> None:
+        assert self._block is not None
+        name, lines, block_started = self._block
+        if command == "DONE":
+            self._block = None
+            self._say_notes()
+            if name == "SWAP2BOARD":
+                self._say("UNKNOWN SWAP2BOARD: the swap2 opening is not supported")
+                return
+            self._guarded(lambda: self._board_done(lines, block_started), "BOARD")
+            return
+        if not text or name == "SWAP2BOARD" or self._game is None:
+            return  # without a board, DONE answers one ERROR for the whole command
+        try:
+            lines.append(self._board_stone(text, lines))
+        except ZerosumError as error:
+            self._say(f"ERROR {error}")
+
+    def _board_stone(self, text: str, earlier: list[tuple[int, bool]]) -> tuple[int, bool]:
+        """Read one ``x,y,field`` line of a BOARD: the square and whether it is own."""
+        found = _STONE.fullmatch(text)
+        what = f"BOARD line {text!r}"
+        if found is None:
+            raise _CommandError(f"{what}: expected x,y,field (field 1 own, 2 opponent's) or DONE")
+        field = int(found[3])
+        if field == 3:
+            raise _CommandError(f"{what}: continuous-game stones (field 3) are not supported")
+        if field not in (1, 2):
+            raise _CommandError(f"{what}: field {field} is neither 1 (own) nor 2 (opponent's)")
+        x, y = int(found[1]), int(found[2])
+        game = self._game
+        if not (0 <= x < game.width and 0 <= y < game.height):
+            raise _CommandError(
+                f"{what}: square {x},{y} is off the {game.width}x{game.height} board"
+            )
+        square: int = game.action(x, y)
+        if any(square == placed for placed, _ in earlier):
+            raise _CommandError(f"{what}: square {x},{y} is given twice")
+        return square, field == 1
+
+    def _board_done(self, lines: list[tuple[int, bool]], started: float) -> None:
+        self._require_board("BOARD")
+        stones = dict(lines)
+        own = sum(stones.values())
+        me = 1 if len(stones) - own > own else 0
+        self._state = self._rebuild(stones, me, me)
+        self._stones = stones
+        self._me = me
+        self._move(started)
+
+    # ------------------------------------------------------------------ INFO and ABOUT
+
+    def _info(self, rest: str, started: float) -> None:
+        key, value = (*rest.split(None, 1), "", "")[:2]
+        key, value = key.lower(), value.strip()
+        if key == "folder":
+            self.folder = value
+            return
+        if key not in _NUMERIC_INFO:
+            return  # the protocol: ignore what is not understood (evaluate, new keys)
+        if not _NUMBER.fullmatch(value):
+            self._notes.append(f"INFO {key} {value!r} ignored: not a whole number")
+            return
+        number = int(value)
+        if number < 0 and key != "time_left":
+            self._notes.append(f"INFO {key} {number} ignored: it cannot be negative")
+            return
+        if key == "timeout_turn":
+            self.time.timeout_turn = number
+        elif key == "timeout_match":
+            self.time.timeout_match = number
+        elif key == "time_left":
+            self.time.time_left = number
+            self.time.spent = 0.0
+        elif key == "max_memory":
+            self._set_memory(number)
+        elif key == "rule":
+            self._set_rule(number)
+        else:
+            self.game_type = number
+
+    def _set_memory(self, number: int) -> None:
+        self.max_memory = number
+        if 0 < number < BASE_MEMORY + MIN_TABLE_ENTRIES * BYTES_PER_ENTRY / TABLE_SHARE:
+            self._notes.append(
+                f"INFO max_memory {number}: below the {BASE_MEMORY >> 20} MB the brain "
+                f"needs; playing with the smallest table ({MIN_TABLE_ENTRIES} entries)"
+            )
+
+    def _set_rule(self, number: int) -> None:
+        before = self._game_rule()
+        self.rule = number
+        played = "exactly five" if self._game_rule() == "exact5" else "five or more"
+        unsupported = [
+            name
+            for bit, name in (
+                (_RULE_CONTINUOUS, "continuous game"),
+                (_RULE_RENJU, "renju (no forbidden moves)"),
+                (_RULE_CARO, "caro"),
+            )
+            if number & bit
+        ]
+        if number >= 16:
+            unsupported.append(f"unknown bits {number & ~15}")
+        if unsupported:
+            self._notes.append(
+                f"INFO rule {number}: {', '.join(unsupported)} not supported; playing "
+                f"single games won by {played} in a row"
+            )
+        if self._game_rule() != before and self._size is not None:
+            try:
+                self._switch_rule()
+            except ZerosumError as error:
+                self._notes.append(f"INFO rule {number}: {error}")
+
+    def _switch_rule(self) -> None:
+        """Rebuild the game under the new rule, keeping the stones and the side to move."""
+        assert self._size is not None
+        game = Gomoku(*self._size, rule=self._game_rule())
+        to_move = self._game.to_move(self._state)
+        self._state = self._rebuild(self._stones, self._me, to_move, game)
+        self._game = game
+        self._engine = None
+
+    def _about(self, rest: str, started: float) -> None:
+        self._say(ABOUT)
