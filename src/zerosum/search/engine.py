@@ -50,9 +50,11 @@ Capabilities are looked up once, when the engine is made, never per node:
 ``winning_action(s) -> action | None``
     a move that wins at once. Called where no other hook already rules it out.
 ``non_losing_actions(s)``
-    the legal moves after which the opponent cannot win at once, best first; it replaces
-    the move list below the root, and an empty list scores the node as lost in two plies.
-    Together with ``winning_action`` it also tightens the window: no win is nearer than
+    the legal moves after which the opponent cannot win at once, best first (a game may
+    leave out more moves it judges hopeless, as gomoku keeps its best candidates); it
+    replaces the move list at every node, the root included unless every root move is
+    to be scored (``multipv``) or the list is empty there, and an empty list below the
+    root scores the node as lost in two plies. Together with ``winning_action`` it also tightens the window: no win is nearer than
     three plies once no move wins at once, no loss nearer than four once a safe move
     exists.
 ``score_bounds(s) -> (lo, hi)``
@@ -713,13 +715,22 @@ class Engine:
             else:
                 self._keyable = True
 
-    def root_moves(self, state: Any) -> list[Any]:
-        """Return the legal moves at ``state`` in search order: the table's move first.
+    def root_moves(self, state: Any, *, every: bool = False) -> list[Any]:
+        """Return the moves the search tries at ``state``, in order: the table's move first.
 
-        Empty when the game is over there."""
+        These are the game's ``non_losing_actions`` when it offers them and they are not
+        empty, as at every other node (a move that loses at once is never best when
+        another exists; a game may also leave out moves it judges hopeless there), else
+        every legal move; ``every`` asks for every legal move (for root scores). Empty
+        when the game is over there."""
         game = self.game
-        ordered = self._caps.ordered
-        moves = list(ordered(state) if ordered is not None else game.actions(state))
+        if game.is_terminal(state):
+            return []
+        caps = self._caps
+        moves = list(caps.nonlosing(state)) if caps.nonlosing is not None and not every else []
+        if not moves:
+            ordered = caps.ordered
+            moves = list(ordered(state) if ordered is not None else game.actions(state))
         table = self.table
         if table is not None and len(moves) > 1:
             self._prepare(state)
@@ -752,9 +763,9 @@ class Engine:
         """:meth:`iterate`; ``to_the_end`` skips the shallow iterations."""
         limits = limits if limits is not None else Limits()
         start = time.perf_counter()
-        moves = self.root_moves(state)
+        moves = self.root_moves(state, every=multipv)
         table = self.table
-        if not moves or self.game.is_terminal(state):
+        if not moves:
             hashfull = table.fill_permille() if table is not None else 0
             return EngineStats(0, 0, 0, 0, 0, 0, 0.0, hashfull, True, False)
         self._prepare(state)
