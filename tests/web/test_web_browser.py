@@ -64,3 +64,21 @@ def test_an_invalid_pasted_tree_shows_the_error(page: Any, artifacts: Path) -> N
     page.screenshot(path=str(artifacts / "lab-invalid-tree.png"), full_page=True)
     assert "not valid JSON" in page.text_content("#error-text")
     assert page.is_hidden("#lab-view")
+
+
+def test_gomoku_is_played_by_clicking_the_board(page: Any, artifacts: Path) -> None:
+    page.fill("#think-input", "0.2")
+    page.select_option("#game-select", "gomoku")
+    page.click("#new-game")
+    page.wait_for_selector("#board svg")
+    assert page.locator("#board .cell").count() == 15 * 15
+    page.click("#board .cell[data-move='h8']")
+    page.wait_for_function("() => document.querySelectorAll('#move-list li').length === 2")
+    page.wait_for_function("() => document.querySelectorAll('#board .stone').length === 2")
+    page.screenshot(path=str(artifacts / "play-gomoku.png"), full_page=True)
+    moves = page.locator("#move-list li .text").all_text_contents()
+    assert moves[0] == "h8"
+    assert moves[1] != "h8"
+    # the engine's stone took its cell: no longer a place to click
+    assert page.locator(f"#board .cell[data-move='{moves[1]}']").count() == 0
+    assert page.errors == []

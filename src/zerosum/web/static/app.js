@@ -341,7 +341,8 @@ function drawBoard(view) {
       glyph.setAttribute("font-size", String(Math.round(cell * 0.62)));
       glyph.textContent = name;
     } else {
-      svg("circle", { cx: x + cell / 2, cy: y + cell / 2, r: cell * 0.38, class: `stone p${owner}` }, picture);
+      // games whose players are colours (black, white) get stones of those colours
+      svg("circle", { cx: x + cell / 2, cy: y + cell / 2, r: cell * 0.38, class: `stone p${owner} ${name}` }, picture);
     }
   }
   container.appendChild(picture);
