@@ -681,3 +681,49 @@ def test_principal_variation_is_legal_and_reaches_the_score() -> None:
         state = TICTACTOE.result(state, move)
     assert TICTACTOE.is_terminal(state)
     assert result.score == 0 == TICTACTOE.utility(state, 0)
+
+
+# ---------------------------------------------------------------- repeated window searches
+
+
+def test_window_searches_count_alike_on_a_kept_and_a_new_engine() -> None:
+    # the engine keeps its window searcher between calls: each call must still report
+    # its own nodes and table counts, and search exactly as a new engine does
+    for game in (WithoutEvaluate(TICTACTOE), Connect4(4, 4)):
+        kept = Engine(game)
+        for moves in ((), (0,), (0, 1), (1, 2, 3)):
+            state = game.initial_state()
+            for move in moves:
+                state = game.result(state, move)
+            for alpha, beta in ((-1, 0), (0, 1), (-WIN - 1, WIN + 1)):
+                kept.reset()
+                fresh = Engine(game)
+                assert kept.table is not None and fresh.table is not None
+                found = kept.search_window(state, alpha, beta)
+                expected = fresh.search_window(state, alpha, beta)
+                assert (found.score, found.nodes, found.pv) == (
+                    expected.score,
+                    expected.nodes,
+                    expected.pv,
+                )
+                assert (kept.table.hits, kept.table.probes) == (
+                    fresh.table.hits,
+                    fresh.table.probes,
+                )
+
+
+def test_window_searches_follow_the_table_through_other_searches() -> None:
+    # a deepening search grows the table under the kept window searcher, and reset()
+    # shrinks it back: the window searches after either must use the table as it is
+    game = Connect4(5, 4)
+    engine = Engine(game, EngineOptions(table_size=1 << 16))
+    state = game.parse_state("1234512345")
+    assert engine.table is not None
+    before = engine.search_window(state, -1, 0).score
+    small = engine.table.mask
+    engine.search(game.initial_state(), Limits(depth=12))
+    assert engine.table.mask > small
+    assert engine.search_window(state, -1, 0).score == before
+    engine.reset()
+    assert engine.search_window(state, -1, 0).score == before
+    assert Engine(game).search_window(state, -1, 0).score == before

@@ -16,12 +16,13 @@ Besides the rules, the game gives the search what it needs to solve positions th
 Pons' solver does: ``non_losing_actions`` (the moves that leave the opponent no win on
 the spot, best first by Pons' ordering: more winning cells created, then the centre),
 ``winning_action``, and ``score_bounds`` (no win sooner than three plies once no move wins
-at once, no loss sooner than four once a safe move exists). Those hooks run at every node
-of a solve, so the game memoises, per instance, the cells that complete a four for each
-set of stones it has met and the answer of ``non_losing_actions`` for each position: a
-node's two sets of stones are nearly always known from its parent, and a solver's
-null-window probes meet the same positions again (1.8x faster solves on Pons' sets). The
-memos are bounded and :meth:`Connect4.clear_memo` empties them. :meth:`Connect4.published_score`
+at once, no loss sooner than four once a safe move exists), the last two found together.
+Those hooks run at every node of a solve, so the game memoises, per instance, the cells
+that complete a four for each set of stones it has met and the answer of
+``non_losing_actions`` for each position: a node's two sets of stones are nearly always
+known from its parent, and a solver's null-window probes meet the same positions again
+(1.8x faster solves on Pons' sets). The memos are bounded and
+:meth:`Connect4.clear_memo` empties them. :meth:`Connect4.published_score`
 converts an engine score to the published convention (22 minus the winner's stones on
 7x6) and :meth:`Connect4.engine_score` back; :func:`solve_position` is what
 ``zerosum solve connect4`` calls.
@@ -71,9 +72,6 @@ _PIECES = (".", "X", "O")
 
 _WON = (WIN - 1, WIN - 1)
 _LOST = (2 - WIN, 2 - WIN)
-
-_KEY_MULTIPLIER = 0x9E3779B97F4A7C15_F39CC0605CEDC835
-"""An odd constant (the golden ratio's bits) for :meth:`Connect4.key`'s mixing."""
 
 _MEMO_LIMIT = 1 << 18
 """The most threat sets :class:`Connect4` keeps before it empties its memo (~30 MB)."""
@@ -127,10 +125,7 @@ class Connect4:
         "_column_masks",
         "_full",
         "_h1",
-        "_key_bits",
-        "_key_fold",
         "_key_to_column",
-        "_last_bounds",
         "_memo",
         "_odd_rows",
         "_open_bounds",
@@ -167,7 +162,6 @@ class Connect4:
             (4 - WIN if empty >= 4 else 0, WIN - 3 if empty >= 3 else 0)
             for empty in range(width * height + 1)
         )
-        self._last_bounds: tuple[object, tuple[int, int]] = (None, (0, 0))
         self._answers: dict[int, tuple[tuple[int, ...], tuple[int, int]]] = {}
         self._steps = (1, h1, height, h1 + 1)  # up, across, both diagonals
         self._threats = _threat_finder(height)
@@ -177,8 +171,6 @@ class Connect4:
         self._column_masks = tuple(((1 << height) - 1) << (c * h1) for c in range(width))
         self._bottom = sum(self._bottoms)
         self._full = sum(self._column_masks)
-        self._key_bits = (1 << (width * h1)) - 1
-        self._key_fold = (width * h1) // 2
         self._odd_rows = sum(self._bottom << row for row in range(0, height, 2))
         self._centre_mask = self._column_masks[width // 2]
         # Centre first, then outwards, left before right: 4 3 5 2 6 1 7 on 7 columns.
@@ -266,18 +258,14 @@ class Connect4:
     # ------------------------------------------------------------------ search hooks
 
     def key(self, state: State) -> int:
-        """Return one int per position, side to move included, with well-mixed low bits.
+        """Return one int per position, side to move included: ``current + mask``.
 
-        ``current + mask`` already identifies the position: within a column the sum is
-        ``2**h - 1 + stones``, which tells apart every height ``h`` and every colouring and
-        never carries into the next column; the heights give the side to move. Its low
-        bits only describe the leftmost columns, though, and a table indexes by the low
-        bits of the hash (an int hashes to itself), so the sum is scrambled by a
-        bijection of the board's bits: a multiplication by an odd constant (which mixes
-        upwards) and a fold of the high half onto the low half."""
-        bits = self._key_bits
-        mixed = ((state[0] + state[1]) * _KEY_MULTIPLIER) & bits
-        return mixed ^ (mixed >> self._key_fold)
+        Within a column the sum is ``2**h - 1 + stones``, which tells apart every height
+        ``h`` and every colouring and never carries into the next column; the heights give
+        the side to move. The table spreads keys over its slots itself (it multiplies by
+        an odd constant and takes the top bits), so no mixing is needed here: the call
+        runs at every node of a search."""
+        return state[0] + state[1]
 
     def evaluate(self, state: State) -> int:
         """Estimate the position for the player to move by counting threats.
@@ -329,23 +317,24 @@ class Connect4:
         opening a win just above itself, leave only the winning moves, and an empty tuple
         means every move loses next ply. The rest are sorted as Pascal Pons does: more
         winning cells made, then nearer the centre. Like the other solver hooks it expects
-        a state where the game goes on: the search asks ``is_terminal`` first.
+        a state where the game goes on: the search asks ``is_terminal`` first."""
+        return self._safe_moves_and_bounds(state)[0]
 
-        What it learns also bounds the score, and the engine asks :meth:`score_bounds` of
-        the same state next: the bounds are kept (one slot, the state compared by
-        identity) so that they are not found twice.
+    def _safe_moves_and_bounds(self, state: State) -> tuple[tuple[int, ...], tuple[int, int]]:
+        """Return :meth:`non_losing_actions` and :meth:`score_bounds` of ``state`` together.
 
-        Both are memoised by position, since a solver's null-window probes meet the same
-        positions again, and so are the threats of every set of stones: a child's two
-        sets are its parent's opponent's stones and the stones the sort just scored, so
-        nearly every node finds both without computing them. The memos are emptied when
-        they reach :data:`_MEMO_LIMIT` entries, and by :meth:`clear_memo`."""
+        The threats that decide which moves are safe also bound the score, and the engine
+        asks for the bounds right after the moves. Both are memoised by position, since a solver's
+        null-window probes meet the same positions again, and so are the threats of
+        every set of stones: a child's two sets are its parent's opponent's stones and
+        the stones the sort just scored, so nearly every node finds both without
+        computing them. The memos are emptied when they reach :data:`_MEMO_LIMIT`
+        entries, and by :meth:`clear_memo`. It expects a state where the game goes on."""
         current, mask = state
         answers = self._answers
         known = answers.get(current + mask)
         if known is not None:
-            self._last_bounds = (state, known[1])
-            return known[0]
+            return known
         memo = self._memo
         if len(memo) > _MEMO_LIMIT or len(answers) > _MEMO_LIMIT:
             memo.clear()
@@ -395,9 +384,8 @@ class Connect4:
             keyed.sort(reverse=True)
             first.extend(map(self._key_to_column.__getitem__, keyed))
             moves = tuple(first)
-        answers[current + mask] = (moves, bounds)
-        self._last_bounds = (state, bounds)
-        return moves
+        found = answers[current + mask] = (moves, bounds)
+        return found
 
     def clear_memo(self) -> None:
         """Forget the memoised threats and move lists (a benchmark timing a cold solve).
@@ -427,26 +415,16 @@ class Connect4:
         Exact when the game is over, when a move wins at once (``WIN - 1``) and when every
         move loses next ply (``-(WIN - 2)``); otherwise a win takes three plies at least
         and a loss four, and neither can happen without the empty cells to play it out."""
-        # one tuple, read and written whole, so that two threads sharing the game never
-        # pair one state with another's bounds
-        last, bounds = self._last_bounds
-        if last is state:
-            return bounds
         current, mask = state
+        # the engine asks right after non_losing_actions, whose answer is memoised (only
+        # for positions where the game goes on): no end-of-game test needed then
+        known = self._answers.get(current + mask)
+        if known is not None:
+            return known[1]
         if self.is_terminal(state):
             value = 0 if mask == self._full and not self._aligned(current ^ mask) else -WIN
             return (value, value)
-        full = self._full
-        possible = (mask + self._bottom) & full
-        if self._threats_of(current) & possible:
-            return _WON
-        their_threats = self._threats_of(current ^ mask) & (full ^ mask)
-        forced = possible & their_threats
-        if forced:
-            possible = 0 if forced & (forced - 1) else forced
-        if not possible & ~(their_threats >> 1):
-            return _LOST
-        return self._open_bounds[self._cells - mask.bit_count()]
+        return self._safe_moves_and_bounds(state)[1]
 
     def remaining_plies(self, state: State) -> int:
         """Return the most plies any game from ``state`` can still last: its empty cells.

@@ -54,9 +54,9 @@ Capabilities are looked up once, when the engine is made, never per node:
     leave out more moves it judges hopeless, as gomoku keeps its best candidates); it
     replaces the move list at every node, the root included unless every root move is
     to be scored (``multipv``) or the list is empty there, and an empty list below the
-    root scores the node as lost in two plies. Together with ``winning_action`` it also tightens the window: no win is nearer than
-    three plies once no move wins at once, no loss nearer than four once a safe move
-    exists.
+    root scores the node as lost in two plies. Together with ``winning_action`` it also
+    tightens the window: no win is nearer than three plies once no move wins at once,
+    no loss nearer than four once a safe move exists.
 ``score_bounds(s) -> (lo, hi)``
     bounds on the engine score of ``s`` for the side to move, measured as if ``s`` were
     the root; the engine shifts win scores by the ply and narrows the window with them.
@@ -520,8 +520,12 @@ class _Searcher:
             if not staged:
                 if nonlosing is None:
                     moves = gen(state)
-                if reorder or tt_move is not None:
+                if reorder:
                     moves = order(moves, tt_move, ply, side)
+                elif tt_move is not None and moves[0] != tt_move:
+                    # the game's own order often puts the table move first already;
+                    # otherwise moving it up inline saves order()'s call and list edits
+                    moves = (tt_move, *[move for move in moves if move != tt_move])
 
             start_horizon = horizon
             best = -INFINITY
@@ -637,7 +641,23 @@ class _Searcher:
             """Return nodes, cut-offs, table hits, probes, seldepth and horizon nodes."""
             return nodes, cutoffs, hits, probes, seldepth, horizon
 
+        def renew() -> bool:
+            """Ready this searcher for another search as a new one would start (killers
+            and history empty); ``False`` if it no longer fits the engine (its table was
+            cleared or resized by another search, or keying changed): make a new one."""
+            if use_table != (table is not None and engine._keyable):
+                return False
+            if table is not None and mask != table.mask:
+                return False
+            dirty = engine._dirty_plies
+            first_killers[:dirty] = second_killers[:dirty] = _NO_KILLERS[:dirty]
+            engine._dirty_plies = MAX_PLY + 2
+            histories[0].clear()
+            histories[1].clear()
+            return True
+
         self.root = root
+        self.renew = renew
         self.window = window
         self.counts = counts
         self.pv_lines = pv_lines
@@ -668,6 +688,7 @@ class Engine:
         "_keyable",
         "_killers",
         "_pv_lines",
+        "_window",
         "game",
         "options",
         "table",
@@ -694,6 +715,10 @@ class Engine:
         self._killers: tuple[list[Any], list[Any]] = (list(_NO_KILLERS), list(_NO_KILLERS))
         self._dirty_plies = 0
         self._pv_lines: list[tuple[Any, ...]] = [()] * (MAX_PLY + 2)
+        # the searcher of search_window, kept from call to call: a solver makes many
+        # small null-window searches, and building the closures cost 30 us each (more
+        # than a whole end-game probe of connect four)
+        self._window: _Searcher | None = None
 
     def __repr__(self) -> str:
         return f"Engine({self.game.info.name!r}, {self.options!r})"
@@ -937,7 +962,11 @@ class Engine:
         if alpha >= beta:
             raise ValueError(f"empty window ({alpha}, {beta}): alpha must be below beta")
         self._prepare(state)
-        searcher = _Searcher(self, None, None, None)
+        searcher = self._window
+        if searcher is None or not searcher.renew():
+            searcher = self._window = _Searcher(self, None, None, None)
+        # the counters of a kept searcher run on: this search's share is the difference
+        nodes0, _, hits0, probes0, _, _ = searcher.counts()
         try:
             score = searcher.window(
                 state, depth if depth is not None else DEPTH_END, alpha, beta, ply
@@ -950,7 +979,7 @@ class Engine:
         nodes, _, hits, probes, seldepth, _ = searcher.counts()
         self._dirty_plies = seldepth + 2
         if self.table is not None:
-            self.table.hits += hits
-            self.table.probes += probes
+            self.table.hits += hits - hits0
+            self.table.probes += probes - probes0
         pv = searcher.pv_lines[ply] if beta - alpha > 1 else ()
-        return WindowResult(score, pv, nodes)
+        return WindowResult(score, pv, nodes - nodes0)
