@@ -85,8 +85,10 @@ _WIN, _FOUR, _OPEN, _FIVE_FLAG = 1, 4, 16, 64
 _FLAG_BITS = 8
 _LINE_SHIFT = 32  # white's stones sit this many bits above black's in a line code
 _LENGTH_SHIFT = 64  # and the line's length above both, so lines of any length share a cache
-_CACHE_LIMIT = 1 << 17
-"""Line analyses kept before the cache is emptied (states keep the ones they hold)."""
+_CACHE_LIMIT = 1 << 15
+"""Line analyses kept before the cache is emptied (states keep the ones they hold): about
+900 bytes each, so at most ~30 MB, which a Gomocup memory limit must leave room for; a
+whole game meets a few thousand."""
 
 # pattern values, for the evaluation (per line) and for ordering (per empty cell)
 _WINDOW_SCORE = (0, 1, 8, 40, 120, 0)

@@ -132,8 +132,9 @@ BYTES_PER_ENTRY = 125
 """The memory one transposition-table entry costs at the peak, its slot and the growth of
 the slot list included: 122 bytes measured by ``bench/limits.py``, rounded up."""
 
-BASE_MEMORY = 48 << 20
-"""Bytes the brain uses before its table: the interpreter, zerosum, the game's tables."""
+BASE_MEMORY = 64 << 20
+"""Bytes the brain uses besides its table: the interpreter, zerosum, the game's tables and
+its cache of line analyses (at most ~30 MB)."""
 
 TABLE_SHARE = 0.5
 """The part of the memory above :data:`BASE_MEMORY` the table may take; the rest is for
