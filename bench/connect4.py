@@ -16,10 +16,10 @@ an idle machine the two agree for a single-threaded solver like Pons'.
 
 * ``solve`` -- :func:`zerosum.search.solve.solve`: the exact score and every best move
   (the engine's MTD-bi driver, then one null-window test per root move);
-* ``score`` -- the exact score alone, ``solve(best_moves=False)``: the same bisection on
-  win distances, bounded by the game's ``remaining_plies`` and halving towards 0 first
-  as Pons does, without the search for every best move. This is what Pons' figures
-  measure, so its ratios are the like-for-like comparison;
+* ``score`` -- the exact score and one best move, ``solve(best_moves=False)``: the same
+  bisection on win distances, bounded by the game's ``remaining_plies``, without the
+  search for every best move. This is what Pons' figures measure (his solver gives the
+  score alone), so its ratios are the like-for-like comparison and carry the targets;
 * ``weak`` -- only for the peers' lines: win/draw/loss (what the peers compute), by
   ``solve(weak=True, best_moves=False)``: two null-window searches at most.
 
@@ -246,8 +246,13 @@ def main() -> None:
                 f"{ratio(nodes, ref_nodes)} {ratio(seconds, reference)}  {errors}",
                 flush=True,
             )
-    print(f"targets: nodes within {NODE_TARGET}x, time within {TIME_TARGET}x of the reference")
+    print(
+        f"targets, on the score mode (Pons' work): nodes within {NODE_TARGET}x, time within "
+        f"{TIME_TARGET}x of the reference; the solve rows (every best move too) are for reading"
+    )
     for name, mode, node_ratio, time_ratio in summary:
+        if mode != "score":
+            continue
         verdict = (
             "met" if node_ratio <= NODE_TARGET else "MISSED",
             "met" if time_ratio <= TIME_TARGET else "MISSED",

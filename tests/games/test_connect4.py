@@ -330,7 +330,8 @@ def test_memoised_hooks_agree_with_a_cold_game_and_the_naive_board(width: int, h
             after.play(column)
             child = warm.result(state, column)
             assert warm.is_terminal(child) == cold.is_terminal(child) == after.over()
-        assert warm.non_losing_actions(state) == answer  # a second call, from the memo
+        assert warm.non_losing_actions(state) == answer  # the threats, from the memo
+        assert warm.non_losing_actions_and_bounds(state) == (answer, cold.score_bounds(state))
         cold.clear_memo()
         assert cold.non_losing_actions(state) == answer
         assert warm.winning_action(state) == cold.winning_action(state)
@@ -342,9 +343,8 @@ def test_the_memos_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     for state, _ in _positions(7, 6, 40, seed=5):
         game.non_losing_actions(state)
         assert len(game._memo) <= 50 + 2 + game.width
-        assert len(game._answers) <= 50 + 1
     game.clear_memo()
-    assert not game._memo and not game._answers
+    assert not game._memo
 
 
 def test_ordering_prefers_the_centre_and_new_threats() -> None:
@@ -457,6 +457,19 @@ def test_harder_middle_games_score_exactly(engine: Engine) -> None:
 @pytest.mark.slow
 def test_openings_score_exactly(engine: Engine) -> None:
     _check(engine, _lines("Test_L1_R1")[::10])
+
+
+def test_the_score_alone_comes_with_one_best_move(engine: Engine) -> None:
+    # best_moves=False (what the benchmark times against Pons): the same score, and its
+    # one move is among the best moves the full solve lists
+    game = engine.game
+    for moves, score in _lines("Test_L3_R1")[::50] + _lines("Test_L2_R1")[::25]:
+        state = game.parse_state(moves)
+        alone = solve(game, state, engine=engine, best_moves=False)
+        full = solve(game, state, engine=engine)
+        assert game.published_score(state, alone.score) == score, moves
+        assert len(alone.best_moves) == 1 and alone.pv == alone.best_moves, moves
+        assert alone.best_moves[0] in full.best_moves, moves
 
 
 def test_weak_solving_gives_the_sign(engine: Engine) -> None:

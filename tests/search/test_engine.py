@@ -7,6 +7,8 @@ determinism."""
 
 from __future__ import annotations
 
+import cProfile
+import pstats
 import threading
 import time
 from collections.abc import Iterator
@@ -141,8 +143,11 @@ class Hooked(Bare):
         return safe
 
     def score_bounds(self, state: int) -> tuple[int, int]:
+        # a loss takes two plies at least, and both players need a move left for it
         empty = 9 - state.bit_count()
-        return (-(WIN - empty), WIN - 1) if empty else (-WIN, WIN)
+        if not empty:
+            return (-WIN, WIN)
+        return (2 - WIN if empty >= 2 else 0, WIN - 1)
 
     def key(self, state: int) -> int:
         return state
@@ -268,6 +273,56 @@ def test_connect4_hooks_agree_with_the_plain_search() -> None:
         window = hooked.search_window(state, -WIN - 1, WIN + 1)
         reference = plain.search_window(state, -WIN - 1, WIN + 1)
         assert window.score == reference.score, moves
+
+
+class SafeOnly(Hooked):
+    """Hooked tic-tac-toe without ``score_bounds``: the engine pairs the moves with none."""
+
+    score_bounds = None
+
+
+def _called(function_name: str, run: Any) -> bool:
+    """Tell whether ``run()`` called a function of that name (the engine's inner ones)."""
+    profiler = cProfile.Profile()
+    profiler.runcall(run)
+    return any(
+        name == function_name
+        for (_, _, name) in pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+    )
+
+
+@pytest.mark.parametrize("game", [Hooked(TICTACTOE), SafeOnly(TICTACTOE)], ids=type)
+def test_null_nodes_visit_the_same_tree_as_the_general_node(game: Any) -> None:
+    # a solver's probes around each position's value: the lean node and the general
+    # one must answer alike, after the same nodes
+    lean = Engine(game)
+    general = Engine(game, EngineOptions(null_nodes=False))
+    for state, score in EXACT_TICTACTOE.items():
+        if TICTACTOE.is_terminal(state):
+            continue
+        for middle in {score - 1, score, 0, -1, WIN - 6, 5 - WIN}:
+            fast = lean.search_window(state, middle, middle + 1)
+            slow = general.search_window(state, middle, middle + 1)
+            assert (fast.score, fast.nodes) == (slow.score, slow.nodes), (state, middle)
+            assert (fast.score > middle) == (score > middle), (state, middle)
+    state = TICTACTOE.parse_state("x../.o./...")
+    assert _called("null_node", lambda: Engine(game).search_window(state, 0, 1))
+    assert not _called("null_node", lambda: general.search_window(state, 0, 1))
+    assert not _called("null_node", lambda: Engine(game).search_window(state, -1, 1))
+
+
+def test_connect4_null_nodes_agree_with_the_general_node() -> None:
+    game = Connect4(5, 4)
+    lean = Engine(game)
+    general = Engine(game, EngineOptions(null_nodes=False))
+    for moves in ("", "3", "23", "1414", "2323", "12341", "333"):
+        state = game.parse_state(moves)
+        score = Engine(game).search_window(state, -WIN - 1, WIN + 1).score
+        for middle in (score - 1, score, 0, -1):
+            fast = lean.search_window(state, middle, middle + 1)
+            slow = general.search_window(state, middle, middle + 1)
+            assert (fast.score, fast.nodes) == (slow.score, slow.nodes), (moves, middle)
+            assert (fast.score > middle) == (score > middle), (moves, middle)
 
 
 # ---------------------------------------------------------------- win distances

@@ -15,14 +15,13 @@ it from the empty board, as in Pascal Pons' published test sets (``"4453"``).
 Besides the rules, the game gives the search what it needs to solve positions the way
 Pons' solver does: ``non_losing_actions`` (the moves that leave the opponent no win on
 the spot, best first by Pons' ordering: more winning cells created, then the centre),
-``winning_action``, and ``score_bounds`` (no win sooner than three plies once no move wins
-at once, no loss sooner than four once a safe move exists), the last two found together.
-Those hooks run at every node of a solve, so the game memoises, per instance, the cells
-that complete a four for each set of stones it has met and the answer of
-``non_losing_actions`` for each position: a node's two sets of stones are nearly always
-known from its parent, and a solver's null-window probes meet the same positions again
-(1.8x faster solves on Pons' sets). The memos are bounded and
-:meth:`Connect4.clear_memo` empties them. :meth:`Connect4.published_score`
+``winning_action``, ``score_bounds`` (no win sooner than three plies once no move wins at
+once, no loss sooner than four once a safe move exists), and
+``non_losing_actions_and_bounds``, the first and the third found together in the one
+call the engine makes at every node. The game memoises, per instance, the cells that
+complete a four for each set of stones it has met: a node's two sets of stones are
+nearly always known from its parent. The memo is bounded and
+:meth:`Connect4.clear_memo` empties it. :meth:`Connect4.published_score`
 converts an engine score to the published convention (22 minus the winner's stones on
 7x6) and :meth:`Connect4.engine_score` back; :func:`solve_position` is what
 ``zerosum solve connect4`` calls.
@@ -110,6 +109,78 @@ def _threat_finder(height: int) -> Callable[[int], int]:
     return threats
 
 
+def _safe_moves_finder(
+    game: Connect4,
+) -> Callable[[State], tuple[tuple[int, ...], tuple[int, int]]]:
+    """Build :attr:`Connect4.non_losing_actions_and_bounds` for ``game``'s board.
+
+    Every mask and table it reads is bound into the closure, since it runs at every node
+    of a solve and an attribute lookup costs as much as a line of its work. It memoises
+    the threats of every set of stones it meets (a child's two sets are its parent's
+    opponent's stones and the stones the sort just scored, so nearly every node finds
+    both without computing them), not the answers: a position's answer is seldom asked
+    twice (the table cuts most repeat visits first), and a memo of them measured slower
+    than computing them (``bench/connect4.py``)."""
+    memo = game._memo
+    threats = game._threats
+    full = game._full
+    bottom = game._bottom
+    open_bounds = game._open_bounds
+    order_masks = game._order_masks
+    rank_masks = game._rank_masks
+    h1 = game._h1
+    column_of = game._key_to_column.__getitem__
+
+    def non_losing_actions_and_bounds(state: State) -> tuple[tuple[int, ...], tuple[int, int]]:
+        current, mask = state
+        if len(memo) > _MEMO_LIMIT:
+            memo.clear()
+        mine = memo.get(current)
+        if mine is None:
+            mine = memo[current] = threats(current)
+        opponent = current ^ mask
+        theirs = memo.get(opponent)
+        if theirs is None:
+            theirs = memo[opponent] = threats(opponent)
+        free = full ^ mask
+        possible = (mask + bottom) & full
+        wins = mine & possible
+        theirs &= free
+        forced = possible & theirs
+        if forced:
+            possible = 0 if forced & (forced - 1) else forced
+        possible &= ~(theirs >> 1)  # never play under the opponent's winning cell
+        first: list[int] = []
+        if wins:
+            bounds = _WON
+            possible &= ~wins
+            for column, column_mask in order_masks:
+                if wins & column_mask:
+                    first.append(column)
+        elif not possible:
+            bounds = _LOST
+        else:
+            bounds = open_bounds[free.bit_count()]
+        if not possible & (possible - 1):  # no move or one: nothing to sort
+            if possible:
+                first.append((possible.bit_length() - 1) // h1)
+            return tuple(first), bounds
+        keyed = []
+        for column_mask, rank in rank_masks:
+            move = possible & column_mask
+            if move:
+                after = current | move
+                made = memo.get(after)
+                if made is None:
+                    made = memo[after] = threats(after)
+                keyed.append(((made & free).bit_count() << 4) | rank)
+        keyed.sort(reverse=True)
+        first.extend(map(column_of, keyed))
+        return tuple(first), bounds
+
+    return non_losing_actions_and_bounds
+
+
 class Connect4:
     """Connect four on a board ``width`` columns wide and ``height`` rows high (4 to 9).
 
@@ -117,7 +188,6 @@ class Connect4:
     are column indices from 0. Every mask the hot path needs is computed here, once."""
 
     __slots__ = (
-        "_answers",
         "_bottom",
         "_bottoms",
         "_cells",
@@ -137,6 +207,7 @@ class Connect4:
         "_tops",
         "height",
         "info",
+        "non_losing_actions_and_bounds",
         "width",
     )
 
@@ -162,7 +233,6 @@ class Connect4:
             (4 - WIN if empty >= 4 else 0, WIN - 3 if empty >= 3 else 0)
             for empty in range(width * height + 1)
         )
-        self._answers: dict[int, tuple[tuple[int, ...], tuple[int, int]]] = {}
         self._steps = (1, h1, height, h1 + 1)  # up, across, both diagonals
         self._threats = _threat_finder(height)
         self._memo: dict[int, int] = {}
@@ -187,6 +257,11 @@ class Connect4:
         self._rank_masks = tuple(
             (self._column_masks[column], width - index) for index, column in enumerate(order)
         )
+        self.non_losing_actions_and_bounds = _safe_moves_finder(self)
+        """:meth:`non_losing_actions` and :meth:`score_bounds` of a state where the game
+        goes on, in one call ``(moves, (low, high))``: the threats that decide which
+        moves are safe also bound the score, and the engine asks for both at every
+        node."""
         self.info = GameInfo(
             name="connect4",
             title="Connect four" + ("" if (width, height) == (7, 6) else f" {width}x{height}"),
@@ -318,82 +393,14 @@ class Connect4:
         means every move loses next ply. The rest are sorted as Pascal Pons does: more
         winning cells made, then nearer the centre. Like the other solver hooks it expects
         a state where the game goes on: the search asks ``is_terminal`` first."""
-        return self._safe_moves_and_bounds(state)[0]
-
-    def _safe_moves_and_bounds(self, state: State) -> tuple[tuple[int, ...], tuple[int, int]]:
-        """Return :meth:`non_losing_actions` and :meth:`score_bounds` of ``state`` together.
-
-        The threats that decide which moves are safe also bound the score, and the engine
-        asks for the bounds right after the moves. Both are memoised by position, since a solver's
-        null-window probes meet the same positions again, and so are the threats of
-        every set of stones: a child's two sets are its parent's opponent's stones and
-        the stones the sort just scored, so nearly every node finds both without
-        computing them. The memos are emptied when they reach :data:`_MEMO_LIMIT`
-        entries, and by :meth:`clear_memo`. It expects a state where the game goes on."""
-        current, mask = state
-        answers = self._answers
-        known = answers.get(current + mask)
-        if known is not None:
-            return known
-        memo = self._memo
-        if len(memo) > _MEMO_LIMIT or len(answers) > _MEMO_LIMIT:
-            memo.clear()
-            answers.clear()
-        mine = memo.get(current)
-        if mine is None:
-            mine = memo[current] = self._threats(current)
-        opponent = current ^ mask
-        theirs = memo.get(opponent)
-        if theirs is None:
-            theirs = memo[opponent] = self._threats(opponent)
-        full = self._full
-        free = full ^ mask
-        possible = (mask + self._bottom) & full
-        wins = mine & possible
-        theirs &= free
-        forced = possible & theirs
-        if forced:
-            possible = 0 if forced & (forced - 1) else forced
-        possible &= ~(theirs >> 1)
-        first: list[int] = []
-        if wins:
-            bounds = _WON
-            possible &= ~wins
-            for column, column_mask in self._order_masks:
-                if wins & column_mask:
-                    first.append(column)
-        elif not possible:
-            bounds = _LOST
-        else:
-            bounds = self._open_bounds[free.bit_count()]
-        if not possible & (possible - 1):  # no move or one: nothing to sort
-            if possible:
-                first.append((possible.bit_length() - 1) // self._h1)
-            moves = tuple(first)
-        else:
-            threats = self._threats
-            keyed = []
-            for column_mask, rank in self._rank_masks:
-                move = possible & column_mask
-                if move:
-                    after = current | move
-                    made = memo.get(after)
-                    if made is None:
-                        made = memo[after] = threats(after)
-                    keyed.append(((made & free).bit_count() << 4) | rank)
-            keyed.sort(reverse=True)
-            first.extend(map(self._key_to_column.__getitem__, keyed))
-            moves = tuple(first)
-        found = answers[current + mask] = (moves, bounds)
-        return found
+        return self.non_losing_actions_and_bounds(state)[0]
 
     def clear_memo(self) -> None:
-        """Forget the memoised threats and move lists (a benchmark timing a cold solve).
+        """Forget the memoised threats (a benchmark timing a cold solve).
 
-        They are pure functions of a position, so keeping them is always correct; this
+        They are pure functions of the stones, so keeping them is always correct; this
         only frees their memory or measures a search without them."""
         self._memo.clear()
-        self._answers.clear()
 
     def winning_action(self, state: State) -> int | None:
         """Return a column that makes four at once (the most central), or ``None``.
@@ -415,16 +422,11 @@ class Connect4:
         Exact when the game is over, when a move wins at once (``WIN - 1``) and when every
         move loses next ply (``-(WIN - 2)``); otherwise a win takes three plies at least
         and a loss four, and neither can happen without the empty cells to play it out."""
-        current, mask = state
-        # the engine asks right after non_losing_actions, whose answer is memoised (only
-        # for positions where the game goes on): no end-of-game test needed then
-        known = self._answers.get(current + mask)
-        if known is not None:
-            return known[1]
         if self.is_terminal(state):
+            current, mask = state
             value = 0 if mask == self._full and not self._aligned(current ^ mask) else -WIN
             return (value, value)
-        return self._safe_moves_and_bounds(state)[1]
+        return self.non_losing_actions_and_bounds(state)[1]
 
     def remaining_plies(self, state: State) -> int:
         """Return the most plies any game from ``state`` can still last: its empty cells.
