@@ -305,6 +305,9 @@ def test_null_nodes_visit_the_same_tree_as_the_general_node(game: Any) -> None:
             slow = general.search_window(state, middle, middle + 1)
             assert (fast.score, fast.nodes) == (slow.score, slow.nodes), (state, middle)
             assert (fast.score > middle) == (score > middle), (state, middle)
+    assert lean.table is not None and general.table is not None
+    assert len(lean.table) == len(general.table)
+    assert lean.table.slots == general.table.slots  # the same entries, stored alike
     state = TICTACTOE.parse_state("x../.o./...")
     assert _called("null_node", lambda: Engine(game).search_window(state, 0, 1))
     assert not _called("null_node", lambda: general.search_window(state, 0, 1))
@@ -323,6 +326,8 @@ def test_connect4_null_nodes_agree_with_the_general_node() -> None:
             slow = general.search_window(state, middle, middle + 1)
             assert (fast.score, fast.nodes) == (slow.score, slow.nodes), (moves, middle)
             assert (fast.score > middle) == (score > middle), (moves, middle)
+    assert lean.table is not None and general.table is not None
+    assert lean.table.slots == general.table.slots
 
 
 # ---------------------------------------------------------------- win distances

@@ -150,21 +150,18 @@ def _safe_moves_finder(
         if forced:
             possible = 0 if forced & (forced - 1) else forced
         possible &= ~(theirs >> 1)  # never play under the opponent's winning cell
-        first: list[int] = []
         if wins:
-            bounds = _WON
+            # the winning columns first, then the rest sorted as usual
             possible &= ~wins
-            for column, column_mask in order_masks:
-                if wins & column_mask:
-                    first.append(column)
-        elif not possible:
-            bounds = _LOST
-        else:
-            bounds = open_bounds[free.bit_count()]
-        if not possible & (possible - 1):  # no move or one: nothing to sort
+            first = tuple(column for column, column_mask in order_masks if wins & column_mask)
+            bounds = _WON
+        elif not possible & (possible - 1):  # no move or one: nothing to sort
             if possible:
-                first.append((possible.bit_length() - 1) // h1)
-            return tuple(first), bounds
+                return ((possible.bit_length() - 1) // h1,), open_bounds[free.bit_count()]
+            return (), _LOST
+        else:
+            first = ()
+            bounds = open_bounds[free.bit_count()]
         keyed = []
         for column_mask, rank in rank_masks:
             move = possible & column_mask
@@ -175,8 +172,7 @@ def _safe_moves_finder(
                     made = memo[after] = threats(after)
                 keyed.append(((made & free).bit_count() << 4) | rank)
         keyed.sort(reverse=True)
-        first.extend(map(column_of, keyed))
-        return tuple(first), bounds
+        return first + tuple(map(column_of, keyed)), bounds
 
     return non_losing_actions_and_bounds
 
@@ -308,7 +304,7 @@ class Connect4:
         # the threats of the last mover's stones are usually known from the parent
         known = self._memo.get(done)
         if known is not None:
-            return bool(known & done)
+            return known & done != 0  # not bool(): a call costs more than the compare
         up, across, diagonal, anti = self._steps
         m = done & (done >> across)
         if m & (m >> 2 * across):

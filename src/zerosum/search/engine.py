@@ -668,8 +668,19 @@ class _Searcher:
                     if score > alpha:
                         cutoffs += 1
                         break
-            store(  # type: ignore[misc]
-                key, DEPTH_END, LOWER if best > alpha else UPPER, best, best_move, ply
+            # table.store inlined (4% of a connect-four solve): an entry searched to the
+            # end always takes its slot under the table's depth-preferred rule, and win
+            # scores are stored relative to this node, as store() does
+            index = (hash(key) * mix >> shift) & mask  # the table may have grown since
+            if slots[index] is None:
+                table.used += 1  # type: ignore[union-attr]
+            slots[index] = (
+                key,
+                DEPTH_END,
+                LOWER if best > alpha else UPPER,
+                best + ply if best >= wt else (best - ply if best <= -wt else best),
+                best_move,
+                table.generation,  # type: ignore[union-attr]
             )
             return best
 

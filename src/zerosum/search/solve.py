@@ -150,20 +150,20 @@ class _WinRanks:
 def _bisect_ranks(probe: Callable[[int], int], ranks: _WinRanks, low: int, high: int) -> int:
     """MTD-bi over the ranks ``[low, high]`` of ``ranks``: the value, as a score.
 
-    The middle leans towards the end of the interval on its side of the draw: 5/8 of
-    the way out from the draw where Pons' solver halves. A probe near a fast win or loss
+    The middle leans towards the end of the interval on its side of the draw, 9/16 of
+    the way out from the draw where Pons' solver halves: a probe near a fast win or loss
     is cheap (mate-distance pruning bounds its depth) and one near the draw searches the
-    whole game, so leaning outwards trades expensive probes for cheap ones. On Pons'
-    sets against halving (``bench/connect4.py``): 59% fewer nodes on Test_L1_R1 (fast
-    wins), 6% fewer on Test_L2_R1, 5% and 9% more on the draw-heavy Test_L2_R2 and
-    Test_L3_R1, whose extra probes are the cheap ones."""
+    whole game. On Pons' sets against halving (``bench/connect4.py``, score mode): 46%
+    fewer nodes on Test_L1_R1 (mostly fast wins), 4% fewer on Test_L2_R1, 2-4% more on
+    the draw-heavy Test_L2_R2 and Test_L3_R1. Leaning further (5/8, 3/4) saves more on
+    Test_L1_R1 and costs more on the other three."""
     value = ranks.value
     while low < high:
         middle = low + (high - low) // 2
-        if middle <= 0 and low * 5 // 8 < middle:
-            middle = low * 5 // 8
-        elif middle >= 0 and high * 5 // 8 > middle:
-            middle = high * 5 // 8
+        if middle <= 0 and low * 9 // 16 < middle:
+            middle = low * 9 // 16
+        elif middle >= 0 and high * 9 // 16 > middle:
+            middle = high * 9 // 16
         threshold = value(middle)
         found = probe(threshold)
         if found > threshold:
