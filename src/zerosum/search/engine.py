@@ -30,7 +30,7 @@ that playing a game move after move reuses what it learnt; :meth:`Engine.reset` 
   probe of an MTD solver is) on a game with ``non_losing_actions`` runs a lean copy of
   the node that keeps only what such a search uses (no principal variation, depth,
   horizon, killers or history), as Stockfish separates its non-PV nodes; both visit the
-  same tree, and the lean one is a fifth faster on connect four.
+  same tree, and the lean one takes 18% less time on connect four's solves.
 * **Win distances**: a terminal state scores ``+-(WIN - ply)`` for ``win_loss`` games, so
   the engine takes the fastest win and the slowest loss; mate-distance pruning trims
   windows that cannot be reached.
