@@ -281,6 +281,13 @@ class SafeOnly(Hooked):
     score_bounds = None
 
 
+class NoWinningHook(Hooked):
+    """Hooked tic-tac-toe without ``winning_action``: a win at once is not ruled out at the
+    root of a search, so the lean node must not run."""
+
+    winning_action = None
+
+
 def _called(function_name: str, run: Any) -> bool:
     """Tell whether ``run()`` called a function of that name (the engine's inner ones)."""
     profiler = cProfile.Profile()
@@ -291,8 +298,12 @@ def _called(function_name: str, run: Any) -> bool:
     )
 
 
-@pytest.mark.parametrize("game", [Hooked(TICTACTOE), SafeOnly(TICTACTOE)], ids=type)
-def test_null_nodes_visit_the_same_tree_as_the_general_node(game: Any) -> None:
+@pytest.mark.parametrize(
+    ("game", "lean_runs"),
+    [(Hooked(TICTACTOE), True), (SafeOnly(TICTACTOE), True), (NoWinningHook(TICTACTOE), False)],
+    ids=["hooked", "no-bounds", "no-winning-action"],
+)
+def test_null_nodes_visit_the_same_tree_as_the_general_node(game: Any, lean_runs: bool) -> None:
     # a solver's probes around each position's value: the lean node and the general
     # one must answer alike, after the same nodes
     lean = Engine(game)
@@ -309,7 +320,7 @@ def test_null_nodes_visit_the_same_tree_as_the_general_node(game: Any) -> None:
     assert len(lean.table) == len(general.table)
     assert lean.table.slots == general.table.slots  # the same entries, stored alike
     state = TICTACTOE.parse_state("x../.o./...")
-    assert _called("null_node", lambda: Engine(game).search_window(state, 0, 1))
+    assert _called("null_node", lambda: Engine(game).search_window(state, 0, 1)) == lean_runs
     assert not _called("null_node", lambda: general.search_window(state, 0, 1))
     assert not _called("null_node", lambda: Engine(game).search_window(state, -1, 1))
 
