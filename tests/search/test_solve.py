@@ -145,6 +145,9 @@ def test_points_games_solve_to_the_minimax_value(tree: Any, hints: bool) -> None
     child_values = [minimax_value(kid, maximise=False) for kid in kids]
     assert mtd.root_scores == dict(sorted(enumerate(child_values), key=lambda pair: -pair[1]))
     assert mtd.best_moves == tuple(i for i, v in enumerate(child_values) if v == mtd.score)
+    one = solve(game, options=options, best_moves=False)
+    assert one.score == mtd.score and one.pv == one.best_moves
+    assert len(one.best_moves) == 1 and one.best_moves[0] in mtd.best_moves
     weak = solve(game, weak=True)
     assert weak.value == (mtd.score > 0) - (mtd.score < 0)
 
