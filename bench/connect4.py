@@ -21,7 +21,8 @@ an idle machine the two agree for a single-threaded solver like Pons'.
   search for every best move. This is what Pons' figures measure (his solver gives the
   score alone), so its ratios are the like-for-like comparison and carry the targets;
 * ``weak`` -- only for the peers' lines: win/draw/loss (what the peers compute), by
-  ``solve(weak=True, best_moves=False)``: two null-window searches at most.
+  ``solve(weak=True, best_moves=False)``: four null-window searches at most (the exact
+  solve's first two probes, then the sign).
 
 Reference: Pons' C++ solver on a machine like ours (from the shared data README): mean
 6.5 us (Test_L3_R1), 43 us (Test_L2_R1), 4.3 ms (Test_L2_R2), 0.30 ms (Test_L1_R1) per

@@ -17,8 +17,9 @@ Two ways, for two sizes of game:
   tested against the value with one more null-window search, which gives *every* best
   move, not just one (``best_moves=False`` stops at the first, with no principal
   variation searched). ``weak=True`` asks only for win, draw or loss: at most two
-  null-window searches, ``(0, 1)`` ("a win?") then ``(-1, 0)`` ("a loss?"), and one per
-  root move for the best moves.
+  null-window searches, ``(0, 1)`` ("a win?") then ``(-1, 0)`` ("a loss?"), after (for
+  ``win_loss`` games) the first two probes of the exact solve, which settle fast wins
+  and losses cheaply, and one per root move for the best moves.
 * :func:`solve_all` values every state reachable from a position, memoised, with an
   explicit stack (no recursion limit): for small games, tests and tables of values.
 
@@ -147,8 +148,20 @@ class _WinRanks:
         return score and -self.at_most(-score)
 
 
-def _bisect_ranks(probe: Callable[[int], int], ranks: _WinRanks, low: int, high: int) -> int:
+def _bisect_ranks(
+    probe: Callable[[int], int],
+    ranks: _WinRanks,
+    low: int,
+    high: int,
+    *,
+    sign_after: int | None = None,
+) -> int:
     """MTD-bi over the ranks ``[low, high]`` of ``ranks``: the value, as a score.
+
+    With ``sign_after=n`` only the sign is sought: after ``n`` probes the next ones ask
+    for the sign itself (a win? then a loss?), and the search stops as soon as the sign
+    is proven, returning a bound of that sign (a win's lower bound, a loss's upper bound,
+    or 0 for a draw).
 
     The middle leans towards the end of the interval on its side of the draw, 9/16 of
     the way out from the draw where Pons' solver halves: a probe near a fast win or loss
@@ -158,19 +171,24 @@ def _bisect_ranks(probe: Callable[[int], int], ranks: _WinRanks, low: int, high:
     the draw-heavy Test_L2_R2 and Test_L3_R1. Leaning further (5/8, 3/4) saves more on
     Test_L1_R1 and costs more on the other three."""
     value = ranks.value
-    while low < high:
+    sign_only = sign_after is not None
+    probes = 0
+    while low < high and not (sign_only and (low > 0 or high < 0)):
         middle = low + (high - low) // 2
-        if middle <= 0 and low * 9 // 16 < middle:
+        if sign_after is not None and probes >= sign_after:
+            middle = 0 if high > 0 else -1  # "above a draw?", then "above a loss?"
+        elif middle <= 0 and low * 9 // 16 < middle:
             middle = low * 9 // 16
         elif middle >= 0 and high * 9 // 16 > middle:
             middle = high * 9 // 16
+        probes += 1
         threshold = value(middle)
         found = probe(threshold)
         if found > threshold:
             low = max(middle + 1, ranks.at_least(found))
         else:
             high = min(middle, ranks.at_most(found))
-    return value(low)
+    return value(high if high < 0 else low)
 
 
 def _win_ranks(game: Any, engine: Engine, state: Any) -> tuple[_WinRanks, int, int]:
@@ -211,9 +229,10 @@ def solve(
     lines all end can be solved; the search is as deep as the longest line.
 
     With ``weak`` the value takes at most two null-window searches, ``(0, 1)`` then
-    ``(-1, 0)``, and ``pv`` is one best move. The best moves cost one null window each:
-    every drawing move of a draw, every move of a loss, and for a win the moves proven to
-    win at least as fast as the bound the first search returned (not every slower win)."""
+    ``(-1, 0)``, after (for ``win_loss`` games) the exact solver's first two probes, and
+    ``pv`` is one best move. The best moves cost one null window each: every drawing move
+    of a draw, every move of a loss, and for a win the moves proven to win at least as
+    fast as the bound found (not every slower win)."""
     start = time.perf_counter()
     if method not in ("mtd", "window"):
         raise ValueError(f"unknown solving method {method!r}: use 'mtd' or 'window'")
@@ -261,7 +280,15 @@ def solve(
     pv: tuple[Any, ...]
     scores: dict[Any, int] = {}
     if weak:
-        score = weak_bound(state, 0)
+        if win_loss:
+            # the exact solver's first two probes settle a fast win or loss for little (a
+            # probe at the sign can cost a hundred times more there: Pons' Test_L1_R1)
+            ranks, low_rank, high_rank = _win_ranks(game, engine, state)
+            score = _bisect_ranks(
+                partial(_null_window, probe, state, 0), ranks, low_rank, high_rank, sign_after=2
+            )
+        else:
+            score = weak_bound(state, 0)
         sign = (score > 0) - (score < 0)
         if root_scores:
             for move in moves:
@@ -271,7 +298,7 @@ def solve(
             best = tuple(moves) if best_moves else tuple(moves[:1])  # every move loses
         else:
             # one null window per move: is the opponent held to at most zero (a draw), or
-            # for a win to the loss the first probe found? Proving every slower win too
+            # for a win to the loss the bound found gives? Proving every slower win too
             # can cost far more than the exact solve (4455 in connect four: 30M nodes)
             bar = -score if sign > 0 else 0
             kept = []
