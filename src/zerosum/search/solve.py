@@ -158,22 +158,21 @@ def _bisect_ranks(
 ) -> int:
     """MTD-bi over the ranks ``[low, high]`` of ``ranks``: the value, as a score.
 
-    With ``sign_after=n`` only the sign is sought: after ``n`` probes the next ones ask
-    for the sign itself (a win? then a loss?), and the search stops as soon as the sign
-    is proven, returning a bound of that sign (a win's lower bound, a loss's upper bound,
-    or 0 for a draw).
-
     The middle leans towards the end of the interval on its side of the draw, 9/16 of
     the way out from the draw where Pons' solver halves: a probe near a fast win or loss
     is cheap (mate-distance pruning bounds its depth) and one near the draw searches the
     whole game. On Pons' sets against halving (``bench/connect4.py``, score mode): 46%
     fewer nodes on Test_L1_R1 (mostly fast wins), 4% fewer on Test_L2_R1, 2-4% more on
     the draw-heavy Test_L2_R2 and Test_L3_R1. Leaning further (5/8, 3/4) saves more on
-    Test_L1_R1 and costs more on the other three."""
+    Test_L1_R1 and costs more on the other three.
+
+    With ``sign_after=n`` only the sign is sought: after ``n`` probes the next ones ask
+    for the sign itself (a win? then a loss?), and the search stops as soon as the sign
+    is proven, returning a bound of that sign (a win's lower bound, a loss's upper bound,
+    or 0 for a draw)."""
     value = ranks.value
-    sign_only = sign_after is not None
     probes = 0
-    while low < high and not (sign_only and (low > 0 or high < 0)):
+    while low < high and (sign_after is None or low <= 0 <= high):
         middle = low + (high - low) // 2
         if sign_after is not None and probes >= sign_after:
             middle = 0 if high > 0 else -1  # "above a draw?", then "above a loss?"
