@@ -47,6 +47,8 @@ __all__ = [
     "Outcome",
     "Player",
     "ZerosumError",
+    "describe_depth",
+    "describe_score",
     "describe_state",
     "is_win_score",
     "loss_in",
@@ -54,6 +56,7 @@ __all__ = [
     "outcome",
     "play",
     "plies_to_end",
+    "quoted",
     "win_in",
 ]
 
@@ -114,6 +117,42 @@ def plies_to_end(score: int) -> int:
     return WIN - abs(score)
 
 
+def describe_score(info: GameInfo, score: int | None, *, exact: bool = False) -> str:
+    """Write an engine score for a person, in the one form every interface shows.
+
+    The score is for the side to move. A proven win or loss reads ``win in 5 plies`` /
+    ``loss in 1 ply``; a score a search to the end proved (``exact``) reads ``draw`` for
+    a win/loss game and ``+6 points`` (the game's :attr:`GameInfo.score_unit`) for a game
+    scored in points; any other score is a heuristic ``eval +12 points``. ``None`` (no
+    search depth completed yet) reads ``no score yet``."""
+    if score is None:
+        return "no score yet"
+    if info.win_loss and is_win_score(score):
+        plies = plies_to_end(score)
+        return f"{'win' if score > 0 else 'loss'} in {plies} {'ply' if plies == 1 else 'plies'}"
+    if exact:
+        return "draw" if info.win_loss else f"{score:+d} {info.score_unit}"
+    return f"eval {score:+d} {info.score_unit}"
+
+
+def describe_depth(depth: int) -> str:
+    """Write a search depth for a person: ``12 plies``, or ``to the end`` for a search
+    that followed every line to its end (reported with a depth beyond :data:`MAX_PLY`)."""
+    if depth > MAX_PLY:
+        return "to the end"
+    return f"{depth} {'ply' if depth == 1 else 'plies'}"
+
+
+def quoted(text: str, limit: int = 40) -> str:
+    """Quote user input for an error message, at most ``limit`` characters of it.
+
+    A longer text shows its first ``limit`` characters, an ellipsis and its length, so
+    that a megabyte of bad input never comes back as a megabyte of error."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text):,} characters)"
+
+
 # --------------------------------------------------------------------------- errors
 
 
@@ -155,7 +194,9 @@ class GameInfo:
     engine then scores a win by its distance (``WIN - plies``). Otherwise the utility is
     a number of points the search returns as it is (a tree's leaf, a stone game's
     margin). ``solved_value`` is the known value of the start position for the first
-    player, in utility units, where one is known.
+    player, in utility units, where one is known. ``score_unit`` names the unit of the
+    engine's scores short of a proven win (its evaluation, or the utility's points), for
+    people reading them (:func:`describe_score`).
     """
 
     name: str
@@ -167,6 +208,7 @@ class GameInfo:
     solved_value: int | None = None
     board_size: tuple[int, int] | None = None
     description: str = ""
+    score_unit: str = "points"
 
 
 # --------------------------------------------------------------------------- protocol
