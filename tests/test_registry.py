@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from zerosum.game import InvalidGameError
 from zerosum.games import registry
+from zerosum.games.files import GameText
 
 
 def test_every_entry_imports_and_makes_its_default_game() -> None:
@@ -47,3 +48,55 @@ def test_bad_specs_name_the_input(spec: str, message: str) -> None:
 def test_arbitrary_specs_raise_only_our_errors(spec: str) -> None:
     with contextlib.suppress(InvalidGameError):
         registry.parse_spec(spec)
+
+
+def test_option_numbers_past_python_s_digit_limit_are_our_error() -> None:
+    # int() refuses over 4,300 digits with a plain ValueError; the spec must not get there
+    with pytest.raises(InvalidGameError, match=r"has 5000 digits; at most 30") as error:
+        registry.make("connect4:width=" + "7" * 5000)
+    assert len(str(error.value)) < 200
+    # full-width digits are not numbers to a spec (int() would read them)
+    assert registry.parse_spec("mnk:m=４") == ("mnk", {"m": "４"})
+
+
+@pytest.mark.parametrize(
+    "spec", ["maze:file=/etc/passwd", "graph:file=/dev/zero", "maze:file=maze.txt"]
+)
+def test_untrusted_specs_cannot_name_files(spec: str) -> None:
+    with pytest.raises(InvalidGameError, match="names a file on this machine") as error:
+        registry.make(spec, untrusted=True)
+    assert "root:" not in str(error.value)
+
+
+def test_untrusted_uploads_stand_in_for_files() -> None:
+    maze = registry.make("maze", untrusted=True, file=GameText("m.txt", "..#\n@..\n..."))
+    assert len(maze.actions(maze.initial_state())) == 1
+    graph = registry.make("graph", untrusted=True, file=GameText("g.json", '[["a", "b"]]'))
+    assert graph.info.name == "g"
+    with pytest.raises(InvalidGameError, match=r"^m\.txt: "):
+        registry.make("maze", untrusted=True, file=GameText("m.txt", "#"))
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("nim:heaps=1000000000,999999999", "option 'heaps' of game 'nim' holds '1000000000'"),
+        ("nim:heaps=" + ",".join(["1"] * 17), "lists 17 items; at most 16"),
+        ("divisor:n=100001", "at most 100,000 here"),
+        ("stones-vii:values=" + ",".join(["1"] * 65), "at most 64 here"),
+        ("subtraction:heaps=5,moves=1001", "option 'moves' of game 'subtraction'"),
+    ],
+)
+def test_untrusted_specs_are_held_to_the_caps(spec: str, message: str) -> None:
+    with pytest.raises(InvalidGameError, match=message):
+        registry.make(spec, untrusted=True)
+    registry.make(spec)  # the same spec is fine from the command line
+
+
+def test_every_cap_names_an_option_of_its_game() -> None:
+    import inspect
+
+    for item in registry.ENTRIES:
+        accepted = inspect.signature(item.factory()).parameters
+        for option in (*item.file_options, *(cap.option for cap in item.caps)):
+            assert option in accepted, (item.name, option)

@@ -43,7 +43,7 @@ from zerosum.game import (
     Player,
     ZerosumError,
 )
-from zerosum.games.files import read_game_file
+from zerosum.games.files import GameText, read_game_file
 from zerosum.search.grundy import GrundyTable, NotNormalPlayError
 
 __all__ = [
@@ -540,15 +540,17 @@ def _reject_cycles(names: Sequence[str], successors: Sequence[Sequence[int]], so
                 cursors.append(0)
 
 
-def load_graph(path: str | os.PathLike[str], *, start: str | int | None = None) -> GraphGame:
-    """Read a graph game from a JSON file.
+def load_graph(
+    path: str | os.PathLike[str] | GameText, *, start: str | int | None = None
+) -> GraphGame:
+    """Read a graph game from a JSON file (or an upload's :class:`GameText`).
 
     The file holds a list of edges ``[[u, v], ...]``, or an object with ``edges`` and
     optionally ``nodes`` and ``start`` (the ``start`` argument wins over the file's).
     Raises :class:`~zerosum.game.InvalidGameError` naming the file."""
-    source = os.fspath(path)
+    source = str(path) if isinstance(path, GameText) else os.fspath(path)
     text = read_game_file(path, "graph")
-    return graph_from_json(text, start=start, source=source, name=Path(path).stem or "graph")
+    return graph_from_json(text, start=start, source=source, name=Path(source).stem or "graph")
 
 
 def graph_from_json(
@@ -588,7 +590,7 @@ _EXAMPLE_EDGES = "a>b a>c b>c b>d c>e d>e d>f e>f"
 
 
 def graph(
-    file: str | None = None, edges: str | None = None, start: str | int | None = None
+    file: str | GameText | None = None, edges: str | None = None, start: str | int | None = None
 ) -> GraphGame:
     """Make a graph game from a JSON ``file``, or from ``edges`` written ``u>v`` and
     separated by spaces, commas or semicolons (``"a>b b>c"``); with neither, a small
@@ -771,7 +773,9 @@ class Maze(Impartial[int, int]):
         return "\n".join(lines)
 
 
-def maze(file: str | None = None, grid: str | None = None, start: str | None = None) -> Maze:
+def maze(
+    file: str | GameText | None = None, grid: str | None = None, start: str | None = None
+) -> Maze:
     """Make a maze game from a text ``file`` or a ``grid`` of rows separated by ``/``
     (rows top to bottom; ``.`` floor, ``#`` wall, ``@`` start); with neither, a small
     example maze. ``start`` names the start square, like ``e1``."""

@@ -238,15 +238,17 @@ def parse_spec(spec: str) -> tuple[str, dict[str, int | str]]:
 def make(spec: str, *, untrusted: bool = False, **options: Any) -> Any:
     """Make the game named by ``spec`` (``name[:key=value,...]``), with extra ``options``.
 
-    With ``untrusted`` (a spec from a stranger, such as a web visitor) options that name
-    files are refused and the entry's caps are enforced. Raises
+    With ``untrusted`` (a spec from a stranger, such as a web visitor) the spec's options
+    that name files are refused and its options are held to the entry's caps; the
+    caller's own ``options`` are trusted (an upload passed as a
+    :class:`~zerosum.games.files.GameText` for a file option, say). Raises
     :class:`InvalidGameError` for an unknown name or option, an option over its cap, or
     an option value the game rejects."""
     name, parsed = parse_spec(spec)
-    parsed.update(options)
     found = entry(name)
     if untrusted:
         _check_untrusted(found, parsed)
+    parsed.update(options)
     factory = found.factory()
     parameters = inspect.signature(factory).parameters
     unknown = sorted(set(parsed) - set(parameters))
@@ -267,7 +269,7 @@ def _check_untrusted(found: Entry, options: dict[str, Any]) -> None:
         if option in options:
             raise InvalidGameError(
                 f"option {option!r} of game {found.name!r} names a file on this machine, "
-                f"which is not accepted here: give the content in the game's own option"
+                f"which is not accepted here: send the file's content instead"
             )
     for cap in found.caps:
         if cap.option in options:
