@@ -346,10 +346,11 @@ def match(
     records = run_event(event, output=output, workers=workers, progress=progress)
     wins, draws, losses = tally(records, 0, 1)
     points = wins + draws / 2
-    share = points / len(records)
+    counted = wins + draws + losses  # void games (a worker died twice) score for nobody
+    share = points / counted if counted else 0.0
     moves = statistics.mean(len(r.moves) for r in records)
     print(
-        f"\n   {len(records)} games: +{wins} ={draws} -{losses}, {points:g} points, "
+        f"\n   {counted} games: +{wins} ={draws} -{losses}, {points:g} points, "
         f"{share:.1%} (target {TARGET:.0%}: {'met' if share >= TARGET else 'MISSED'}); "
         f"{moves:.0f} moves a game, {time.perf_counter() - start:.0f} s"
     )

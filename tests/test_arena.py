@@ -4,12 +4,15 @@ and the Ray path, on tic-tac-toe with small depth limits so that they stay fast.
 from __future__ import annotations
 
 import json
+import logging
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from arena_helpers import Interrupted, Quitter, child_processes
 from zerosum.agents import RandomAgent, SearchAgent
 from zerosum.arena import (
     ArenaError,
@@ -17,12 +20,14 @@ from zerosum.arena import (
     GameRecord,
     OpeningError,
     RecordError,
+    adjudications,
     crosstable,
     load_openings,
     match_estimate,
     parse_opening,
     play_game,
     random_openings,
+    read_header,
     read_records,
     run_event,
     tally,
@@ -249,8 +254,11 @@ def test_resume_refuses_another_event_and_overwriting(tmp_path: Path) -> None:
     with pytest.raises(RecordError, match="no such file"):
         run_event(event, workers=1, output=tmp_path / "missing.jsonl", resume=True)
     damaged = tmp_path / "damaged.jsonl"
-    damaged.write_text(json.dumps(event.header()) + "\nnot json\n", encoding="utf-8")
-    with pytest.raises(RecordError, match="line 2: not JSON"):
+    damaged.write_bytes(b'{"type": "hea\xff\n' + path.read_bytes().partition(b"\n")[2])
+    for read in (read_header, read_records):
+        with pytest.raises(RecordError, match="line 1: not a zerosum record header"):
+            read(damaged)
+    with pytest.raises(RecordError, match="line 1: not a zerosum record header"):
         run_event(event, workers=1, output=damaged, resume=True)
 
 
@@ -321,3 +329,163 @@ def test_ray_runs_the_same_games_on_a_local_cluster() -> None:
     elapsed = time.perf_counter() - start
     assert outcomes(remote) == outcomes(run_event(event, workers=1))
     assert elapsed < 120, f"the local Ray run took {elapsed:.1f} s"
+
+
+# --------------------------------------------------------------------------- surviving agents
+
+
+def test_an_agent_calling_sys_exit_loses_by_crash_but_ctrl_c_stops_the_game() -> None:
+    played = play_game(GAME, [RandomAgent(1), Quitter("had enough")])
+    assert (played.reason, played.winner, len(played.moves)) == ("crash", 0, 1)
+    assert played.detail == "O (quitter) crashed: SystemExit: had enough"
+    with pytest.raises(KeyboardInterrupt):
+        play_game(GAME, [Interrupted(), RandomAgent(1)])
+
+
+def recorded(path: Path) -> list[GameRecord]:
+    """The records of a file, by index."""
+    return sorted(read_records(path)[1], key=lambda r: r.index)
+
+
+@pytest.fixture
+def reaped() -> Iterator[None]:
+    """Check that a test leaves no child process behind, not even a zombie."""
+    before = child_processes()
+    yield
+    assert child_processes() <= before
+
+
+@pytest.mark.usefixtures("reaped")
+def test_sys_exit_in_a_worker_is_a_crash_and_the_match_goes_on(tmp_path: Path) -> None:
+    event = Event("match", "tictactoe", ("arena_helpers.Quitter:code=3", "random"), 4, seed=1)
+    records = run_event(event, workers=2, output=tmp_path / "m.jsonl")
+    assert [(r.reason, r.points(0)) for r in records] == [("crash", 0.0)] * 4
+    assert all(r.detail.endswith("crashed: SystemExit: 3") for r in records)
+    assert tally(records, 1) == (4, 0, 0)
+    assert recorded(tmp_path / "m.jsonl") == records
+
+
+def killer(marker: Path, always: bool = False) -> str:
+    """The spec of an agent that kills its worker process (once, or ``always``)."""
+    return f"arena_helpers.Killer:marker={marker},always={int(always)},name=killer"
+
+
+@pytest.mark.usefixtures("reaped")
+def test_a_killed_worker_is_replaced_and_its_games_played_again(tmp_path: Path) -> None:
+    marker = tmp_path / "killed"
+    event = Event("match", "tictactoe", (killer(marker), "engine:depth=1"), games=6, seed=2)
+    warnings: list[str] = []
+    records = run_event(event, workers=2, output=tmp_path / "m.jsonl", warn=warnings.append)
+    assert marker.exists()  # a worker was killed...
+    assert len(warnings) == 1 and warnings[0].startswith("a worker process died during game")
+    # ...and every game was played as if none had been: the killer plays on once marked
+    assert outcomes(records) == outcomes(run_event(event, workers=1))
+    assert {r.reason for r in records} == {"end"}
+    assert recorded(tmp_path / "m.jsonl") == records
+
+
+@pytest.mark.usefixtures("reaped")
+def test_a_game_whose_worker_dies_twice_is_void_and_not_scored(tmp_path: Path) -> None:
+    agents = (killer(tmp_path / "unused", always=True), "random", "engine:depth=1")
+    event = Event("tournament", "tictactoe", agents, games=2, seed=3)
+    warnings: list[str] = []
+    path = tmp_path / "t.jsonl"
+    records = run_event(event, workers=2, output=path, warn=warnings.append)
+    assert [r.index for r in records] == list(range(6))
+    void = [r for r in records if 0 in r.seats]
+    assert len(void) == 4 and all(r.void for r in void)
+    for record in void:
+        assert (record.reason, record.result, record.winner) == ("error", "*", None)
+        assert record.moves == () and record.points(0) == record.points(record.seats[1]) == 0
+        assert "died twice" in record.detail
+    assert {r.reason for r in records if 0 not in r.seats} == {"end"}
+    assert sum("is void" in w for w in warnings) == 4
+    assert tally(records, 0) == (0, 0, 0)
+    wins, draws, losses = tally(records, 1)
+    assert wins + draws + losses == 2  # only the two games against the engine count
+    scores, games = crosstable(records, 3)
+    assert games == [[0, 0, 0], [0, 0, 2], [0, 2, 0]]
+    assert scores[1][2] + scores[2][1] == 2
+    assert adjudications(records) == {"error": 4}
+    assert recorded(path) == records  # a void record reads back as written
+    with pytest.raises(RecordError, match="void game won"):
+        GameRecord.from_json({**json.loads(void[0].to_json()), "winner": 0})
+
+
+# --------------------------------------------------------------------------- damaged files
+
+
+def damage(path: Path) -> list[bytes]:
+    """Spoil a record file of four games the ways a crash or a careless edit would: a
+    line of bytes that are not UTF-8, game 1 recorded twice, a line of JSON garbage, and
+    a last line cut short. Return the lines of the records left intact."""
+    header, *games = path.read_bytes().splitlines(keepends=True)
+    assert len(games) == 4
+    spoilt = [header, games[0], b"\xff\xfe\x00 garbage\n", games[1], games[1], b"[1, 2\n"]
+    path.write_bytes(b"".join([*spoilt, games[3], games[2][:20]]))
+    return [games[0], games[1], games[3]]
+
+
+def test_damaged_lines_are_skipped_with_one_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "run.jsonl"
+    event = Event("match", "tictactoe", ("engine:depth=2", "random"), games=4, seed=4)
+    records = run_event(event, workers=1, output=path)
+    intact = damage(path)
+    warnings: list[str] = []
+    header, read = read_records(path, warn=warnings.append)
+    assert header == read_header(path) == json.loads(json.dumps(event.header()))
+    assert [r.index for r in read] == [0, 1, 1, 3]
+    assert [r.to_json().encode() + b"\n" for r in read] == [*intact[:2], *intact[1:]]
+    assert read[0] == records[0] and read[-1] == records[3]
+    assert warnings == [
+        f"{path}: skipped 3 damaged line(s): line 3 (not UTF-8), line 6 (not JSON), "
+        f"line 8 (cut short)"
+    ]
+    with caplog.at_level(logging.WARNING, logger="zerosum.arena"):
+        read_records(path)  # without a warn function, the module's logger says it
+    assert [r.getMessage() for r in caplog.records] == warnings
+
+
+def test_resume_repairs_a_damaged_file_without_duplicate_lines(tmp_path: Path) -> None:
+    path = tmp_path / "run.jsonl"
+    event = Event("match", "tictactoe", ("engine:depth=2", "random"), games=4, seed=4)
+    run_event(event, workers=1, output=path)
+    damage(path)
+    longer = Event("match", "tictactoe", ("engine:depth=2", "random"), games=6, seed=4)
+    warnings: list[str] = []
+    played: list[int] = []
+    records = run_event(
+        longer,
+        workers=1,
+        output=path,
+        resume=True,
+        warn=warnings.append,
+        progress=lambda record, _: played.append(record.index),
+    )
+    assert played == [2, 4, 5]  # the game whose lines were damaged, and the new ones
+    assert len(warnings) == 2 and "skipped 3 damaged line(s)" in warnings[0]
+    assert warnings[1] == f"{path}: dropped 1 repeated record(s) of a game"
+    assert outcomes(records) == outcomes(run_event(longer, workers=1))
+
+    def lines() -> list[Any]:
+        raw = path.read_bytes()
+        assert raw.endswith(b"\n")
+        return [json.loads(line) for line in raw.decode("utf-8").splitlines()]
+
+    saved = lines()
+    assert len(saved) == 1 + 6 and saved[0]["games"] == 6
+    assert sorted(line["index"] for line in saved[1:]) == list(range(6))
+    before = path.read_bytes()
+    warnings.clear()
+    again = run_event(longer, workers=1, output=path, resume=True, warn=warnings.append)
+    assert outcomes(again) == outcomes(records) and warnings == []
+    assert path.read_bytes() == before  # a second resume changes nothing
+    run_event(
+        Event("match", "tictactoe", longer.agents, games=7, seed=4),
+        output=path,
+        workers=1,
+        resume=True,
+    )
+    assert len(lines()) == 1 + 7

@@ -20,11 +20,13 @@ each agent's seed from the game's seed and its colour; random openings come from
 event seed alone.
 
 **Adjudication** (:func:`play_game`). The player to move loses at once, and the reason is
-recorded, when its agent raises an exception (``crash``), returns a move that is not
-legal (``illegal``), or takes longer than its spec's ``time`` plus the event's time
-margin (``time``; the margin, :data:`DEFAULT_TIME_MARGIN` seconds unless set, absorbs
-the engine's polling and the machine's load). A game that ends by the rules has the
-reason ``end``. The match goes on either way.
+recorded, when its agent raises an exception (``crash``; ``SystemExit`` and any other
+exception count, only ``KeyboardInterrupt``, the user's Ctrl-C, stops the match),
+returns a move that is not legal (``illegal``), or takes longer than its spec's
+``time`` plus the event's time margin (``time``; the margin,
+:data:`DEFAULT_TIME_MARGIN` seconds unless set, absorbs the engine's polling and the
+machine's load). A game that ends by the rules has the reason ``end``. The match goes
+on either way.
 
 **Records.** A run writes JSON lines: a header (``"type": "header"``, the event's
 definition) and then one record per game as it finishes (:class:`GameRecord`: the
@@ -32,16 +34,27 @@ agents' places, the opening, every move in notation, the result, the reason and 
 time used), flushed line by line. :func:`run_event` with ``resume`` reads the file,
 checks that its header defines the same event (game, agents, openings, seed, time
 margin; a longer run may add openings after the recorded ones) and plays only the games
-not yet recorded; a last line cut short by a crash is dropped.
+not yet recorded. A damaged game line (not UTF-8, not JSON, not a record, or a last
+line cut short by a crash) is skipped with one warning and its game is played again;
+the file is rewritten (atomically, by renaming) with each recorded game once before
+new records are appended, so no damaged line can merge with a new one.
 
 **Workers.** By default games run in a :class:`~concurrent.futures.ProcessPoolExecutor`
-with one process per core (``workers=1`` plays in this process). With ``ray=True`` the
-same tasks go to a Ray cluster (``ray_address``, or a local one started for the run);
-Ray is imported only then.
+with one process per core (``workers=1`` plays in this process, where nothing can
+survive a dead interpreter). The pool survives its workers: at most one game per
+process is in flight, so when a worker dies (killed, or its interpreter crashed) the
+games in flight are exactly the ones the broken pool takes down. They are played again
+one at a time, each alone in a new pool, before any other game; a game whose worker
+dies again while it plays alone is recorded *void* (reason ``error``, result ``*``):
+nobody knows which agent killed it, so it scores for neither side and :func:`tally`,
+:func:`crosstable` and the Elo estimates leave it out. Each death is reported with one
+warning. With ``ray=True`` the same tasks go to a Ray cluster (``ray_address``, or a
+local one started for the run); Ray is imported only then.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -50,9 +63,10 @@ import os
 import random
 import re
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -68,6 +82,7 @@ __all__ = [
     "DEFAULT_TIME_MARGIN",
     "REASONS",
     "RECORD_VERSION",
+    "VOID",
     "ArenaError",
     "Event",
     "GameRecord",
@@ -75,6 +90,7 @@ __all__ = [
     "OpeningError",
     "PlayedGame",
     "RecordError",
+    "Warn",
     "adjudications",
     "crosstable",
     "derive_seed",
@@ -84,6 +100,7 @@ __all__ = [
     "play_game",
     "play_task",
     "random_openings",
+    "read_header",
     "read_records",
     "run_event",
     "tally",
@@ -95,10 +112,17 @@ RECORD_VERSION = 1
 DEFAULT_TIME_MARGIN = 0.5
 """Seconds a move may exceed its agent's time per move before it forfeits the game."""
 
-REASONS = ("end", "illegal", "crash", "time")
-"""Why a game ended: by the rules, or adjudicated for an illegal move, a crash, or time."""
+REASONS = ("end", "illegal", "crash", "time", "error")
+"""Why a game ended: by the rules, or adjudicated for an illegal move, a crash, or time;
+``error`` marks a void game, whose worker process died twice (see the module's notes)."""
+
+VOID = "error"
+"""The reason of a void game: no result, no points for either side."""
 
 _RESULTS = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
+_VOID_RESULT = "*"  # PGN's mark of a game without a result
+
+_log = logging.getLogger(__name__)
 
 
 class ArenaError(ZerosumError):
@@ -242,7 +266,9 @@ def play_game(
         start = clock()
         try:
             move = agent.choose(game, state)
-        except Exception as error:  # a crash of any kind forfeits; the match goes on
+        except KeyboardInterrupt:
+            raise  # the user's Ctrl-C stops the match
+        except BaseException as error:  # any other crash, sys.exit() too, forfeits the game
             used[player] += clock() - start
             detail = f"{who} crashed: {type(error).__name__}: {error}"
             return _forfeit(
@@ -311,9 +337,9 @@ class GameRecord:
 
     ``seats`` are the event's agent indices playing first and second, ``moves`` every
     move from the start (the opening's first), ``winner`` the winning player (0, 1, or
-    ``None`` for a draw), ``reason`` one of :data:`REASONS`, ``time_used`` each
-    player's seconds and ``move_times`` the seconds of every move after the opening
-    (to the microsecond, so that a record equals its JSON)."""
+    ``None`` for a draw or a void game), ``reason`` one of :data:`REASONS`,
+    ``time_used`` each player's seconds and ``move_times`` the seconds of every move
+    after the opening (to the microsecond, so that a record equals its JSON)."""
 
     index: int
     seats: tuple[int, int]
@@ -327,14 +353,23 @@ class GameRecord:
     seed: int
 
     @property
+    def void(self) -> bool:
+        """Whether the game has no result (its worker died twice): it is not scored."""
+        return self.reason == VOID
+
+    @property
     def result(self) -> str:
-        """The result in the usual notation: ``1-0``, ``0-1`` or ``1/2-1/2``."""
-        return _RESULTS[self.winner]
+        """The result in the usual notation: ``1-0``, ``0-1``, ``1/2-1/2``, or ``*`` for
+        a void game."""
+        return _VOID_RESULT if self.void else _RESULTS[self.winner]
 
     def points(self, agent: int) -> float:
-        """The points agent ``agent`` (an event index) took from this game: 1, 1/2 or 0."""
+        """The points agent ``agent`` (an event index) took from this game: 1, 1/2 or 0
+        (0 for both sides of a void game, which :func:`tally` does not count)."""
         if agent not in self.seats:
             raise ValueError(f"agent {agent} did not play game {self.index}")
+        if self.void:
+            return 0.0
         if self.winner is None:
             return 0.5
         return 1.0 if self.seats[self.winner] == agent else 0.0
@@ -383,6 +418,8 @@ class GameRecord:
             raise RecordError(f"not a game record: {error!r} in {data!r}") from None
         if record.winner not in (0, 1, None) or record.reason not in REASONS:
             raise RecordError(f"not a game record: winner or reason unknown in {data!r}")
+        if record.index < 0 or (record.void and record.winner is not None):
+            raise RecordError(f"not a game record: negative index or a void game won in {data!r}")
         return record
 
 
@@ -390,6 +427,22 @@ class GameRecord:
 def _make_game(spec: str) -> Any:
     """The game of ``spec``, made once per process: games are immutable descriptions."""
     return registry.make(spec)
+
+
+def _void_record(task: GameTask) -> GameRecord:
+    """The record of a game that could not be played: its worker process died twice."""
+    return GameRecord(
+        index=task.index,
+        seats=task.seats,
+        opening=task.opening,
+        moves=task.moves,
+        winner=None,
+        reason=VOID,
+        detail="void: its worker process died twice, the second time playing it alone",
+        time_used=(0.0, 0.0),
+        move_times=(),
+        seed=task.seed,
+    )
 
 
 def play_task(task: GameTask) -> GameRecord:
@@ -527,48 +580,93 @@ class Event:
 
 _DEFINING = ("kind", "game", "agents", "openings", "seed", "time_margin")
 
+Warn = Callable[[str], None]
+"""Where the arena sends a warning (a damaged record line, a dead worker): one line each."""
 
-def read_records(path: str | Path) -> tuple[dict[str, Any], list[GameRecord]]:
+_SHOWN_DAMAGED = 3  # damaged lines a warning names before it only counts the rest
+
+
+def _json_object(raw: bytes) -> dict[str, Any]:
+    """Decode one line of a record file; raise :class:`RecordError` saying what it is not."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError("not UTF-8") from None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):  # RecursionError: garbage nested too deep
+        raise RecordError("not JSON") from None
+    if not isinstance(data, dict):
+        raise RecordError("not a JSON object")
+    return data
+
+
+def _header(path: str | Path, line: bytes) -> dict[str, Any]:
+    """Read the header from the first line of the record file ``path``."""
+    with contextlib.suppress(RecordError):
+        data = _json_object(line)
+        if data.get("type") == "header" and data.get("version") == RECORD_VERSION:
+            return data
+    raise RecordError(f"{path}, line 1: not a zerosum record header (version {RECORD_VERSION})")
+
+
+def read_header(path: str | Path) -> dict[str, Any]:
+    """Read only the header of a record file (what defines its event).
+
+    Raises :class:`RecordError` when the first line is not a complete header."""
+    with open(path, "rb") as handle:
+        first = handle.readline()
+    if not first.endswith(b"\n"):
+        raise RecordError(f"{path} holds no header: it is not a zerosum record file")
+    return _header(path, first)
+
+
+def read_records(
+    path: str | Path, warn: Warn | None = None
+) -> tuple[dict[str, Any], list[GameRecord]]:
     """Read a record file: its header and its game records, in file order.
 
-    A last line cut short (no newline at the end) is ignored. Raises
-    :class:`RecordError` naming the line of anything else that cannot be read."""
-    text = Path(path).read_text(encoding="utf-8")
-    lines = text.split("\n")
-    lines.pop()  # the text after the last newline: empty, or a line cut short
+    A game line that cannot be read (not UTF-8, not JSON, not a game record, or a last
+    line cut short, without its newline) is skipped, and ``warn`` (default: this
+    module's logger) gets one line naming the skipped lines. Raises
+    :class:`RecordError` when the file has no readable header."""
+    lines = Path(path).read_bytes().split(b"\n")
+    tail = lines.pop()  # the bytes after the last newline: none, or a line cut short
     if not lines:
         raise RecordError(f"{path} holds no header: it is not a zerosum record file")
-    header: dict[str, Any] | None = None
+    header = _header(path, lines[0])
     records = []
-    for number, line in enumerate(lines, start=1):
+    damaged = []
+    for number, line in enumerate(lines[1:], start=2):
         try:
-            data = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise RecordError(f"{path}, line {number}: not JSON ({error})") from None
-        if not isinstance(data, dict):
-            raise RecordError(f"{path}, line {number}: not a JSON object")
-        if number == 1:
-            if data.get("type") != "header" or data.get("version") != RECORD_VERSION:
-                raise RecordError(
-                    f"{path}, line 1: not a zerosum record header (version {RECORD_VERSION})"
-                )
-            header = data
+            data = _json_object(line)
+        except RecordError as error:
+            damaged.append(f"line {number} ({error})")
             continue
         try:
             records.append(GameRecord.from_json(data))
-        except RecordError as error:
-            raise RecordError(f"{path}, line {number}: {error}") from None
-    assert header is not None
+        except RecordError:  # its message holds the whole line: too long for a warning
+            damaged.append(f"line {number} (not a game record)")
+    if tail:
+        damaged.append(f"line {len(lines) + 1} (cut short)")
+    if damaged:
+        named = ", ".join(damaged[:_SHOWN_DAMAGED])
+        more = len(damaged) - _SHOWN_DAMAGED
+        (warn or _log.warning)(
+            f"{path}: skipped {len(damaged)} damaged line(s): {named}"
+            + (f" and {more} more" if more > 0 else "")
+        )
     return header, records
 
 
-def _resume(path: Path, event: Event, tasks: list[GameTask]) -> dict[int, GameRecord]:
+def _resume(path: Path, event: Event, tasks: list[GameTask], warn: Warn) -> dict[int, GameRecord]:
     """Check the file's header against ``event`` and return the records it holds.
 
     The openings may have grown (more games ask for more random openings) as long as
-    the recorded ones come first. The file is rewritten with this run's header and
-    without a last line cut short, so that it describes the whole event."""
-    header, records = read_records(path)
+    the recorded ones come first. The file is rewritten with this run's header and each
+    recorded game once (the first record of a game wins), without damaged lines, so
+    that it describes the whole event and new records start on a fresh line."""
+    header, records = read_records(path, warn)
     expected = event.header()
     for key in _DEFINING:
         recorded, wanted = header.get(key), expected[key]
@@ -587,30 +685,82 @@ def _resume(path: Path, event: Event, tasks: list[GameTask]) -> dict[int, GameRe
                 raise RecordError(
                     f"cannot resume {path}: game {record.index} does not match the schedule"
                 )
-        done[record.index] = record
+        done.setdefault(record.index, record)
+    if len(done) < len(records):
+        warn(f"{path}: dropped {len(records) - len(done)} repeated record(s) of a game")
     lines = [json.dumps(expected, ensure_ascii=False)]
-    lines.extend(record.to_json() for record in records)
+    lines.extend(record.to_json() for record in done.values())
     temporary = path.with_name(path.name + ".resume")
     temporary.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     os.replace(temporary, path)
     return done
 
 
-def _local_workers(tasks: list[GameTask], workers: int) -> Iterator[GameRecord]:
+def _local_workers(tasks: list[GameTask], workers: int, warn: Warn) -> Iterator[GameRecord]:
     """Play ``tasks`` here (one worker) or in a process pool, yielding as games end."""
-    if workers <= 1 or len(tasks) <= 1:
+    if workers <= 1:
         for task in tasks:
             yield play_task(task)
         return
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)))
+    yield from _surviving_pool(tasks, min(workers, len(tasks)), warn)
+
+
+def _surviving_pool(tasks: list[GameTask], size: int, warn: Warn) -> Iterator[GameRecord]:
+    """Play ``tasks`` in a pool of ``size`` processes that outlives a dying worker.
+
+    Only ``size`` games are submitted at a time, so the games a broken pool takes down
+    are the ones in flight. They become suspects, played again one at a time in a new
+    pool before anything else; a suspect whose worker dies while it plays alone killed
+    it, and is recorded void."""
+    waiting = deque(tasks)
+    suspects: deque[GameTask] = deque()
+    running: dict[Future[GameRecord], GameTask] = {}
+    pool: ProcessPoolExecutor | None = None
     try:
-        pending: set[Future[GameRecord]] = {pool.submit(play_task, task) for task in tasks}
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                yield future.result()
+        while waiting or suspects or running:
+            if pool is None:
+                pool = ProcessPoolExecutor(max_workers=size)
+            alone = bool(suspects)
+            queue, room = (suspects, 1) if alone else (waiting, size)
+            broken = False
+            while queue and len(running) < room:
+                task = queue.popleft()
+                try:
+                    running[pool.submit(play_task, task)] = task
+                except BrokenProcessPool:  # a worker died since the last wait
+                    queue.appendleft(task)
+                    broken = True
+                    break
+            finished: set[Future[GameRecord]] = set()
+            if not broken:
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                broken = any(isinstance(f.exception(), BrokenProcessPool) for f in finished)
+            if broken:
+                pool.shutdown(wait=True)  # after which every future it held is settled
+                pool = None
+                finished = set(running)
+            lost = []
+            for future in sorted(finished, key=lambda f: running[f].index):
+                task = running.pop(future)
+                if isinstance(future.exception(), BrokenProcessPool):
+                    lost.append(task)
+                else:
+                    yield future.result()
+            if not lost:
+                continue
+            games = ", ".join(str(task.index) for task in lost)
+            if alone:
+                warn(f"game {games} is void: its worker process died again as it played alone")
+                yield from map(_void_record, lost)
+            else:
+                warn(
+                    f"a worker process died during game(s) {games}; playing them again, "
+                    f"one at a time"
+                )
+                suspects.extend(lost)
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _ray_workers(tasks: list[GameTask], workers: int, address: str | None) -> Iterator[GameRecord]:
@@ -655,14 +805,18 @@ def run_event(
     ray: bool = False,
     ray_address: str | None = None,
     progress: Callable[[GameRecord, list[GameRecord]], None] | None = None,
+    warn: Warn | None = None,
 ) -> list[GameRecord]:
     """Play every game of ``event`` not yet recorded and return all records by index.
 
     ``output`` is the JSON lines file (``None``: no file). It must not exist unless
     ``resume`` is set, in which case its header must define the same event. ``workers``
     defaults to the number of cores; ``ray`` sends the games to a Ray cluster.
-    ``progress`` is called after each new game with it and every record so far.
+    ``progress`` is called after each new game with it and every record so far;
+    ``warn`` (default: this module's logger) gets a line for each damaged record line
+    skipped and each worker process that died (see the module's notes).
     Raises :class:`ArenaError` (and its subclasses) for an event that cannot run."""
+    warn = warn or _log.warning
     tasks = event.tasks()
     done: dict[int, GameRecord] = {}
     path = Path(output) if output is not None else None
@@ -670,7 +824,7 @@ def run_event(
         if resume:
             if not path.exists():
                 raise RecordError(f"cannot resume {path}: no such file")
-            done = _resume(path, event, tasks)
+            done = _resume(path, event, tasks, warn)
         elif path.exists():
             raise RecordError(f"{path} exists: resume it, or choose another file for the records")
     elif resume:
@@ -689,7 +843,9 @@ def run_event(
             handle.flush()
     try:
         source = (
-            _ray_workers(remaining, count, ray_address) if ray else _local_workers(remaining, count)
+            _ray_workers(remaining, count, ray_address)
+            if ray
+            else _local_workers(remaining, count, warn)
         )
         for record in source:
             if handle is not None:
@@ -711,9 +867,12 @@ def run_event(
 def tally(
     records: Sequence[GameRecord], agent: int, opponent: int | None = None
 ) -> tuple[int, int, int]:
-    """Count the wins, draws and losses of ``agent`` (against ``opponent`` if given)."""
+    """Count the wins, draws and losses of ``agent`` (against ``opponent`` if given);
+    void games are none of these."""
     counts: Counter[float] = Counter()
     for record in records:
+        if record.void:
+            continue
         if agent in record.seats and (opponent is None or opponent in record.seats):
             counts[record.points(agent)] += 1
     return counts[1.0], counts[0.5], counts[0.0]
@@ -723,10 +882,12 @@ def crosstable(
     records: Sequence[GameRecord], size: int
 ) -> tuple[list[list[float]], list[list[int]]]:
     """Return ``(scores, games)``: ``scores[i][j]`` is what agent ``i`` scored against
-    ``j`` and ``games[i][j]`` how many games they played."""
+    ``j`` and ``games[i][j]`` how many scored (not void) games they played."""
     scores = [[0.0] * size for _ in range(size)]
     games = [[0] * size for _ in range(size)]
     for record in records:
+        if record.void:
+            continue
         first, second = record.seats
         scores[first][second] += record.points(first)
         scores[second][first] += record.points(second)
@@ -736,10 +897,12 @@ def crosstable(
 
 
 def match_estimate(records: Sequence[GameRecord]) -> EloEstimate:
-    """The Elo difference of agent 0 over agent 1 from a match's records."""
+    """The Elo difference of agent 0 over agent 1 from a match's records (void games
+    left out)."""
     return elo_estimate(*tally(records, 0, 1))
 
 
 def adjudications(records: Sequence[GameRecord]) -> Counter[str]:
-    """Count the games that did not end by the rules, by reason."""
+    """Count the games that did not end by the rules, by reason (void games under
+    ``error``)."""
     return Counter(record.reason for record in records if record.reason != "end")

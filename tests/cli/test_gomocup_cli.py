@@ -3,6 +3,7 @@ line, every reply read back and checked, END (or the end of the input) exiting 0
 
 from __future__ import annotations
 
+import os
 import queue
 import re
 import subprocess
@@ -21,12 +22,15 @@ TIMEOUT = 20.0
 class Brain:
     """The brain in a child process; a reader thread queues its output lines."""
 
-    def __init__(self, *arguments: str) -> None:
+    def __init__(self, *arguments: str, encoding: str | None = None) -> None:
+        """Start the brain; ``encoding`` forces its standard streams' encoding."""
+        env = {**os.environ, "PYTHONIOENCODING": encoding} if encoding else None
         self.process = subprocess.Popen(
             [sys.executable, "-m", "zerosum.cli", "gomocup", *arguments],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
+            env=env,
         )
         self.lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
@@ -66,9 +70,11 @@ class Brain:
         return code, self.process.stderr.read().decode()
 
 
-@pytest.fixture
-def brain() -> Iterator[Brain]:
-    running = Brain()
+@pytest.fixture(params=[None, "ascii"], ids=["locale", "ascii streams"])
+def brain(request: pytest.FixtureRequest) -> Iterator[Brain]:
+    """The brain, on streams of the locale's encoding, and on ASCII ones (a manager's
+    non-ASCII bytes must not end it where the locale is plain C)."""
+    running = Brain(encoding=request.param)
     yield running
     if running.process.poll() is None:
         running.process.kill()
@@ -122,4 +128,19 @@ def test_board_block_over_the_pipe(brain: Brain) -> None:
     brain.send("BOARD\r\n" + "".join(f"{line}\r\n" for line in stones))
     assert brain.reply("DONE") == "4,3"
     assert brain.reply("RESTART") == "OK"
+    assert brain.finish() == (0, "")
+
+
+def test_unicode_digits_and_a_huge_line_over_the_pipe(brain: Brain) -> None:
+    assert brain.reply("START 15") == "OK"
+    brain.silent("INFO timeout_turn 200")
+    reply = brain.reply("TURN ７,７".encode())  # full-width digits, in UTF-8
+    assert reply.startswith("ERROR TURN ") and reply.isascii(), reply
+    assert brain.reply("TURN \u0667,7".encode()).startswith("ERROR TURN ")  # Arabic-Indic
+    for line in ("TURN 7," + "7" * 1_000_000, "Z" * 1_000_000):
+        reply = brain.reply(line)
+        assert reply.split()[0] in ("ERROR", "UNKNOWN") and len(reply) < 300, reply[:300]
+        assert "... (" in reply and " characters)" in reply
+    found = MOVE.fullmatch(brain.reply("TURN 7,7"))  # the board is still empty but for 7,7
+    assert found is not None and (int(found[1]), int(found[2])) != (7, 7)
     assert brain.finish() == (0, "")

@@ -3,13 +3,16 @@ records, runs resume, and bad specs, openings and files are one-line errors."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import pty
 import re
 import select
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -25,6 +28,20 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
         code = int(exit_.code or 0)
     captured = capsys.readouterr()
     return code, captured.out, captured.err
+
+
+TESTS = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def helpers(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
+    """The arena's test helpers (agents that end their process), importable by agent
+    specs here and in worker processes; the test must leave no child process behind."""
+    monkeypatch.syspath_prepend(str(TESTS))
+    module = importlib.import_module("arena_helpers")
+    before = module.child_processes()
+    yield module
+    assert module.child_processes() <= before
 
 
 def row(out: str, label: str) -> list[str]:
@@ -313,3 +330,79 @@ def test_a_terminal_shows_the_running_score(tmp_path: Path) -> None:
     text = seen.decode("utf-8", "replace")
     assert re.search(r"engine:depth=2 \d+(\.5)? - \d+(\.5)? random", text)  # the progress bar
     assert "Elo difference (engine:depth=2 - random)" in text
+
+
+def test_match_survives_a_killed_worker(
+    tmp_path: Path, helpers: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "m.jsonl"
+    killer = f"arena_helpers.Killer:marker={tmp_path / 'killed'},name=killer"
+    code, out, err = run(
+        capsys, "match", "tictactoe", killer, "random", "--games", "4", "--seed", "1",
+        "--workers", "2", "--output", str(path),
+    )  # fmt: skip
+    assert code == 0 and (tmp_path / "killed").exists()
+    assert re.fullmatch(r"zerosum: warning: a worker process died during game\(s\) .*\n", err)
+    _, records = read_records(path)
+    assert sorted(r.index for r in records) == [0, 1, 2, 3]
+    assert {r.reason for r in records} == {"end"}
+    assert row(out, "killer")[1] == "4" and "adjudicated" not in out
+
+
+def test_a_match_of_void_games_reports_them(
+    tmp_path: Path, helpers: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "m.jsonl"
+    killer = f"arena_helpers.Killer:marker={tmp_path / 'unused'},always=1,name=killer"
+    code, out, err = run(
+        capsys, "match", "tictactoe", killer, "random", "--games", "2", "--seed", "1",
+        "--workers", "2", "--output", str(path),
+    )  # fmt: skip
+    assert code == 0
+    notices = err.splitlines()
+    assert all(line.startswith("zerosum: warning: ") for line in notices)
+    assert sum(line.endswith("died again as it played alone") for line in notices) == 2
+    _, records = read_records(path)
+    assert [r.result for r in records] == ["*", "*"]
+    assert row(out, "killer")[1:5] == ["0", "0", "0", "0"]
+    assert "Tic-tac-toe: killer vs random, 2 games, seed 1" in out
+    assert "Elo difference (killer - random): none (" in out
+    assert "adjudicated: 2 of 2 games (error 2); error games are void" in out
+
+
+def test_an_agent_calling_sys_exit_in_a_worker_loses(
+    tmp_path: Path, helpers: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "m.jsonl"
+    code, out, err = run(
+        capsys, "match", "tictactoe", "random", "arena_helpers.Quitter:code=3", "--games",
+        "4", "--seed", "1", "--workers", "2", "--output", str(path),
+    )  # fmt: skip
+    assert (code, err) == (0, "")
+    assert "adjudicated: 4 of 4 games (crash 4)" in out
+    assert row(out, "random")[1:5] == ["4", "4", "0", "0"]
+    _, records = read_records(path)
+    assert len(records) == 4 and all("SystemExit: 3" in r.detail for r in records)
+
+
+def test_resume_skips_damaged_lines_with_one_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "m.jsonl"
+    base = ("match", "tictactoe", "engine:depth=2", "random", "--workers", "1")
+    assert run(capsys, *base, "--games", "4", "--seed", "7", "--output", str(path))[0] == 0
+    header, *games = path.read_bytes().splitlines(keepends=True)
+    # a line of bytes that are not UTF-8 in place of game 1, game 3 cut short by a crash
+    path.write_bytes(b"".join([header, games[0], b"\x80\xff\n", games[2], games[3][:30]]))
+    code, out, err = run(capsys, *base, "--games", "6", "--resume", "--output", str(path))
+    assert code == 0 and ", 6 games, seed 7," in out
+    assert re.fullmatch(
+        r"zerosum: warning: .*m\.jsonl: skipped 2 damaged line\(s\): line 3 \(not UTF-8\), "
+        r"line 5 \(cut short\)\n",
+        err,
+    )
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 1 + 6
+    assert sorted(r.index for r in read_records(path)[1]) == list(range(6))
+    code, out, err = run(capsys, *base, "--games", "6", "--resume", "--output", str(path))
+    assert (code, err) == (0, "") and path.read_text(encoding="utf-8").splitlines() == lines

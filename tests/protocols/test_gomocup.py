@@ -306,6 +306,107 @@ def test_a_finished_game_refuses_more_moves() -> None:
     assert reply.startswith("ERROR ") and "over" in reply and "brain" in reply, reply
 
 
+# The zeros of other scripts' digits, which str.isdigit(), int() and re's \\d all take:
+# full-width, Arabic-Indic, Devanagari, mathematical bold
+UNICODE_ZEROS = (0xFF10, 0x0660, 0x0966, 0x1D7CE)
+
+
+def escaped(text: str) -> str:
+    """``text`` as the brain echoes it: in ASCII, other characters as Python escapes."""
+    return text.encode("ascii", "backslashreplace").decode("ascii")
+
+
+@pytest.mark.parametrize("zero", UNICODE_ZEROS)
+@pytest.mark.parametrize(
+    "line",
+    [
+        "TURN {7},{7}",
+        "TURN 7,{7}",
+        "PLAY {7},{7}",
+        "TAKEBACK {3},{3}",
+        "START 1{5}",
+        "RECTSTART 2{0},1{5}",
+    ],
+)
+def test_only_ascii_digits_are_numbers(line: str, zero: int) -> None:
+    digits = [chr(zero + n) for n in range(10)]
+    assert digits[7].isdigit() and int(digits[7]) == 7  # what the brain must not rely on
+    manager = Manager()
+    manager.send("START 15", f"INFO timeout_turn {TURN_MS}")
+    manager.brain_move("PLAY 3,3")
+    sent = line.format(*digits)
+    reply = manager.answer(sent)
+    assert reply.startswith(f"ERROR {escaped(sent)}: "), reply
+    assert repr(manager.brain) == "GomocupBrain(15x15, 1 stones)"  # nothing changed
+    manager.theirs.add((7, 7))
+    manager.brain_move("TURN 7,7")  # the brain goes on
+
+
+@pytest.mark.parametrize("zero", UNICODE_ZEROS)
+def test_board_lines_and_info_values_take_only_ascii_digits(zero: int) -> None:
+    seven = chr(zero + 7)
+    manager = Manager()
+    manager.send("START 15", f"INFO timeout_turn {TURN_MS}")
+    replies = manager.send("BOARD", f"{seven},7,1", f"7,7,{seven}", "3,3,2")
+    assert len(replies) == 2 and all(r.startswith("ERROR BOARD line") for r in replies)
+    assert escaped(seven) in replies[0] and escaped(seven) in replies[1]
+    manager.theirs.add((3, 3))
+    manager.brain_move("DONE")
+    assert manager.send(f"INFO timeout_turn 1{seven}") == []
+    assert manager.brain.time.timeout_turn == TURN_MS
+    lines = manager.send("ABOUT")
+    assert lines[0].startswith("MESSAGE INFO timeout_turn") and "ignored" in lines[0]
+
+
+def test_commands_are_ascii_words() -> None:
+    manager = Manager()
+    assert "\u017ftart".upper() == "START" and "\u0131nfo".upper() == "INFO"
+    assert manager.answer("\u017ftart 15").startswith("UNKNOWN command '\\u017ftart'")
+    assert manager.answer("\u0131nfo timeout_turn 0").startswith("UNKNOWN ")
+    assert manager.answer("START 15") == "OK"
+
+
+HUGE = 1_000_000
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "X" * HUGE,
+        "TURN " + "7" * HUGE,
+        "TURN 7,7" + "x" * HUGE,
+        "START " + "1" * HUGE,
+        "RECTSTART 15," + "2" * HUGE,
+        "TAKEBACK " + "\uff17" * HUGE,
+        "PLAY 1," + "-" * HUGE,
+    ],
+)
+def test_a_huge_bad_line_gets_a_short_answer(line: str) -> None:
+    manager = Manager()
+    manager.send("START 15", f"INFO timeout_turn {TURN_MS}")
+    reply = manager.answer(line)
+    # 40 characters of the line, 6 each at worst once escaped, and the explanation
+    assert reply.split()[0] in ("ERROR", "UNKNOWN") and len(reply) < 400, reply[:400]
+    assert f"... ({len(line.split(None, 1)[-1])} characters)" in reply, reply
+    manager.brain_move("BEGIN")  # the brain goes on
+
+
+def test_huge_board_lines_and_info_values_get_short_answers() -> None:
+    manager = Manager()
+    manager.send("START 15", f"INFO timeout_turn {TURN_MS}")
+    replies = manager.send("BOARD", "7," * HUGE, "8,8,2")
+    assert len(replies) == 1 and len(replies[0]) < 300
+    assert (
+        replies[0].startswith("ERROR BOARD line '7,7,") and f"({2 * HUGE} characters)" in replies[0]
+    )
+    manager.theirs.add((8, 8))
+    manager.brain_move("DONE")
+    assert manager.send("INFO timeout_turn " + "9" * HUGE) == []
+    lines = manager.send("ABOUT")
+    assert len(lines) == 2 and len(lines[0]) < 300 and f"({HUGE} characters)" in lines[0]
+    assert manager.brain.time.timeout_turn == TURN_MS
+
+
 # --------------------------------------------------------------------------- INFO
 
 
@@ -573,5 +674,5 @@ def test_no_line_stops_the_brain_and_every_answer_is_well_formed(lines: list[str
             continue
         assert brain.handle(line)
     for answer in out.getvalue().splitlines():
-        assert ANSWER.fullmatch(answer), answer
+        assert ANSWER.fullmatch(answer) and answer.isascii(), answer
     assert brain.handle("END") is False

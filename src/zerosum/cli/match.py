@@ -2,7 +2,9 @@
 
 Both save every game as a JSON line (``--output``, by default a new file named after the
 event and the time) and continue an interrupted run with ``--resume``. A progress bar
-with the running score goes to standard error when it is a terminal.
+with the running score goes to standard error when it is a terminal, and so does a
+one-line warning for each damaged line of a resumed file and each worker process that
+died (its games are played again; see :mod:`zerosum.arena`).
 """
 
 from __future__ import annotations
@@ -118,7 +120,7 @@ def _event(args: argparse.Namespace, kind: str, agents: Sequence[str]) -> tuple[
     seed = args.seed
     if seed is None and args.resume:
         try:
-            header, _ = arena.read_records(args.output)
+            header = arena.read_header(args.output)
         except FileNotFoundError:
             raise UsageError(f"cannot resume {args.output}: no such file") from None
         seed = header.get("seed")
@@ -152,6 +154,11 @@ def _output(args: argparse.Namespace, kind: str, game: Any) -> str:
     return f"{kind}-{game.info.name}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
 
 
+def _warn(message: str) -> None:
+    """Print a warning of the run on one line; a live progress bar shows it above itself."""
+    print(f"zerosum: warning: {message}", file=sys.stderr)
+
+
 def _run(
     args: argparse.Namespace,
     event: Any,
@@ -168,6 +175,7 @@ def _run(
         "workers": args.workers,
         "ray": args.ray is not None,
         "ray_address": args.ray or None,
+        "warn": _warn,
     }
     if not sys.stderr.isatty():
         return arena.run_event(event, **options)
@@ -205,20 +213,24 @@ def _adjudicated(records: Sequence[Any]) -> str:
     if not reasons:
         return ""
     parts = ", ".join(f"{reason} {n}" for reason, n in sorted(reasons.items()))
-    return f"adjudicated: {sum(reasons.values())} of {len(records)} games ({parts})"
+    line = f"adjudicated: {sum(reasons.values())} of {len(records)} games ({parts})"
+    if reasons[arena.VOID]:
+        line += f"; {arena.VOID} games are void (a worker died) and not scored"
+    return line
 
 
 def run_match(args: argparse.Namespace) -> None:
     """Play the match and print the results table, the Elo difference and the LOS."""
     from zerosum import arena
+    from zerosum.ratings import RatingError
 
     event, game = _event(args, "match", (args.first, args.second))
     output = _output(args, "match", game)
     first, second = event.labels
 
     def running(records: list[Any]) -> str:
-        points = sum(r.points(0) for r in records)
-        return f"{first} {points:g} - {len(records) - points:g} {second}"
+        wins, draws, losses = arena.tally(records, 0)
+        return f"{first} {wins + draws / 2:g} - {losses + draws / 2:g} {second}"
 
     records = _run(args, event, output, running)
     rows = []
@@ -233,9 +245,13 @@ def run_match(args: argparse.Namespace) -> None:
         f"{len(event.openings)} opening(s)"
     )
     print(table(rows, ("agent", "games", "wins", "draws", "losses", "points", "score")))
-    estimate = arena.match_estimate(records)
-    print(f"Elo difference ({first} - {second}): {estimate.describe()}")
-    print(f"likelihood of superiority: {estimate.los:.1%}")
+    try:
+        estimate = arena.match_estimate(records)
+    except RatingError as error:  # every game void: nothing to estimate from
+        print(f"Elo difference ({first} - {second}): none ({error})")
+    else:
+        print(f"Elo difference ({first} - {second}): {estimate.describe()}")
+        print(f"likelihood of superiority: {estimate.los:.1%}")
     note = _adjudicated(records)
     if note:
         print(note)

@@ -39,7 +39,15 @@ Decisions where the protocol leaves room:
   ``UNKNOWN``. A bad line inside ``BOARD`` is answered ``ERROR`` at once and skipped;
   ``DONE`` then moves on the position the other lines build. ``SWAP2BOARD`` (the
   swap2 opening) is not supported: its lines are read up to ``DONE``, which is
-  answered ``UNKNOWN``.
+  answered ``UNKNOWN``. An answer echoes at most :data:`ECHO_LIMIT` characters of a
+  bad line (then ``...`` and its length), so a megabyte of garbage gets a short answer.
+  Every answer is one line of ASCII: other characters are written as Python escapes
+  (``\\uff17``), so that no stream encoding can fail on them.
+* **ASCII only.** Numbers are ASCII digits with an optional sign, at most
+  :data:`MAX_DIGITS` of them, and commands are ASCII words: the digit class of
+  :mod:`re`, ``int`` and ``str.upper`` would also take ``７,７`` (full-width digits),
+  ``٧`` (Arabic-Indic) or ``ſtart`` (``"ſ".upper()`` is ``"S"``), which no manager
+  sends; they are refused like any other bad line.
 * **INFO problems are reported late.** The manager does not read answers to ``INFO``,
   so, as the protocol recommends, a value the brain cannot use (not a number, a
   negative time, a memory limit too small to play well) is reported as a ``MESSAGE``
@@ -89,6 +97,8 @@ __all__ = [
     "DEFAULT_TABLE_ENTRIES",
     "DEFAULT_TIMEOUT_TURN",
     "EARLY_STOP",
+    "ECHO_LIMIT",
+    "MAX_DIGITS",
     "MOVES_TO_PLAN",
     "POLL_INTERVAL",
     "THREAT_SECONDS",
@@ -151,9 +161,18 @@ _RULE_CONTINUOUS = 2
 _RULE_RENJU = 4
 _RULE_CARO = 8
 
-_PAIR = re.compile(r"([+-]?\d+)\s*,\s*([+-]?\d+)")
-_STONE = re.compile(r"([+-]?\d+)\s*,\s*([+-]?\d+)\s*,\s*([+-]?\d+)")
-_NUMBER = re.compile(r"[+-]?\d+")
+ECHO_LIMIT = 40
+"""The most characters of a bad line that an answer echoes."""
+
+MAX_DIGITS = 18
+"""The most digits a number may have: more than any size, time or memory needs, and few
+enough that no answer echoes a huge number."""
+
+# [0-9], not \d, which takes every Unicode digit; re.ASCII keeps \s to ASCII spaces too
+_INTEGER = rf"[+-]?[0-9]{{1,{MAX_DIGITS}}}"
+_PAIR = re.compile(rf"({_INTEGER})\s*,\s*({_INTEGER})", re.ASCII)
+_STONE = re.compile(rf"({_INTEGER})\s*,\s*({_INTEGER})\s*,\s*({_INTEGER})", re.ASCII)
+_NUMBER = re.compile(_INTEGER, re.ASCII)
 _NUMERIC_INFO = frozenset(
     ("timeout_turn", "timeout_match", "time_left", "max_memory", "rule", "game_type")
 )
@@ -210,6 +229,20 @@ class TimeControl:
 
 class _CommandError(ZerosumError):
     """A command the brain cannot carry out; its message follows ``ERROR``."""
+
+
+def _echo(text: str, *, quote: bool = False) -> str:
+    """``text`` as an answer may show it: at most :data:`ECHO_LIMIT` characters (in
+    quotes if ``quote``), then ``...`` and the whole length when it is longer."""
+    shown = text[:ECHO_LIMIT]
+    if quote:
+        shown = repr(shown)
+    return shown if len(text) <= ECHO_LIMIT else f"{shown}... ({len(text)} characters)"
+
+
+_COORDINATES = (
+    f"coordinates are x,y (two whole numbers, ASCII digits, at most {MAX_DIGITS}), as 7,7"
+)
 
 
 def _coordinates(text: str) -> tuple[int, int] | None:
@@ -291,7 +324,7 @@ class GomocupBrain:
         started = self._clock()
         text = line.strip()
         word, rest = (*text.split(None, 1), "", "")[:2]
-        command = word.upper()
+        command = word.upper() if word.isascii() else ""  # "ſtart".upper() is "START"
         if command == "END":
             return False
         if self._block is not None:
@@ -303,7 +336,10 @@ class GomocupBrain:
         if command != "INFO":
             self._say_notes()
         if handler is None:
-            self._say(f"UNKNOWN command {word!r}: the brain knows {', '.join(self._commands)}, END")
+            self._say(
+                f"UNKNOWN command {_echo(word, quote=True)}: the brain knows "
+                f"{', '.join(self._commands)}, END"
+            )
             return True
         self._guarded(lambda: handler(rest.strip(), started), text)
         return True
@@ -315,10 +351,16 @@ class GomocupBrain:
         except ZerosumError as error:
             self._say(f"ERROR {error}")
         except Exception as error:  # a brain that dies forfeits every game left
-            self._say(f"ERROR internal error on {text!r}: {type(error).__name__}: {error}")
+            self._say(
+                f"ERROR internal error on {_echo(text, quote=True)}: {type(error).__name__}: "
+                f"{error}"
+            )
 
     def _say(self, line: str) -> None:
-        self._out.write(" ".join(line.splitlines()) + "\n")
+        # one line, and ASCII: an echo of a manager's stray bytes must neither split the
+        # answer nor fail to encode on a stream that is not UTF-8
+        flat = " ".join(line.splitlines())
+        self._out.write(flat.encode("ascii", "backslashreplace").decode("ascii") + "\n")
         self._out.flush()
 
     def _say_notes(self) -> None:
@@ -345,20 +387,18 @@ class GomocupBrain:
         return "exact5" if self.rule & (_RULE_EXACT_FIVE | _RULE_RENJU) else "freestyle"
 
     def _start(self, rest: str, started: float) -> None:
+        what = f"START {_echo(rest)}".rstrip()
         if not _NUMBER.fullmatch(rest):
-            raise _CommandError(
-                f"START {rest}".rstrip() + ": the board size must be a whole number, as START 15"
-            )
+            raise _CommandError(f"{what}: the board size must be a whole number, as START 15")
         size = int(rest)
-        self._new_board(size, size, f"START {rest}")
+        self._new_board(size, size, what)
 
     def _rectstart(self, rest: str, started: float) -> None:
+        what = f"RECTSTART {_echo(rest)}".rstrip()
         pair = _coordinates(rest)
         if pair is None:
-            raise _CommandError(
-                f"RECTSTART {rest}".rstrip() + ": give width,height, as RECTSTART 20,15"
-            )
-        self._new_board(pair[0], pair[1], f"RECTSTART {rest}")
+            raise _CommandError(f"{what}: give width,height, as RECTSTART 20,15")
+        self._new_board(pair[0], pair[1], what)
 
     def _restart(self, rest: str, started: float) -> None:
         if self._size is None:
@@ -375,7 +415,7 @@ class GomocupBrain:
         game = self._require_board(what)
         pair = _coordinates(text)
         if pair is None:
-            raise _CommandError(f"{what}: coordinates are x,y (two whole numbers), as 7,7")
+            raise _CommandError(f"{what}: {_COORDINATES}")
         x, y = pair
         width, height = game.width, game.height
         if not (0 <= x < width and 0 <= y < height):
@@ -429,7 +469,7 @@ class GomocupBrain:
         self._move(started)
 
     def _turn(self, rest: str, started: float) -> None:
-        what = f"TURN {rest}".rstrip()
+        what = f"TURN {_echo(rest)}".rstrip()
         square = self._square(what, rest)
         self._refuse_finished(what)
         game = self._game
@@ -446,7 +486,7 @@ class GomocupBrain:
         self._move(started)
 
     def _play_imposed(self, rest: str, started: float) -> None:
-        what = f"PLAY {rest}".rstrip()
+        what = f"PLAY {_echo(rest)}".rstrip()
         square = self._square(what, rest)
         self._refuse_finished(what)
         self._place_own(square)
@@ -454,11 +494,11 @@ class GomocupBrain:
         self._say(f"{x},{y}")
 
     def _takeback(self, rest: str, started: float) -> None:
-        what = f"TAKEBACK {rest}".rstrip()
+        what = f"TAKEBACK {_echo(rest)}".rstrip()
         game = self._require_board(what)
         pair = _coordinates(rest)
         if pair is None:
-            raise _CommandError(f"{what}: coordinates are x,y (two whole numbers), as 7,7")
+            raise _CommandError(f"{what}: {_COORDINATES}")
         x, y = pair
         square = game.action(x, y) if 0 <= x < game.width and 0 <= y < game.height else None
         if square is None or square not in self._stones:
@@ -564,7 +604,7 @@ class GomocupBrain:
     def _board_stone(self, text: str, earlier: list[tuple[int, bool]]) -> tuple[int, bool]:
         """Read one ``x,y,field`` line of a BOARD: the square and whether it is own."""
         found = _STONE.fullmatch(text)
-        what = f"BOARD line {text!r}"
+        what = f"BOARD line {_echo(text, quote=True)}"
         if found is None:
             raise _CommandError(f"{what}: expected x,y,field (field 1 own, 2 opponent's) or DONE")
         field = int(found[3])
@@ -604,7 +644,10 @@ class GomocupBrain:
         if key not in _NUMERIC_INFO:
             return  # the protocol: ignore what is not understood (evaluate, new keys)
         if not _NUMBER.fullmatch(value):
-            self._notes.append(f"INFO {key} {value!r} ignored: not a whole number")
+            self._notes.append(
+                f"INFO {key} {_echo(value, quote=True)} ignored: not a whole number "
+                f"(ASCII digits, at most {MAX_DIGITS})"
+            )
             return
         number = int(value)
         if number < 0 and key != "time_left":
