@@ -24,6 +24,8 @@ from zerosum.arena import (
     crosstable,
     load_openings,
     match_estimate,
+    match_pairs,
+    match_sprt,
     parse_opening,
     play_game,
     random_openings,
@@ -34,6 +36,7 @@ from zerosum.arena import (
 )
 from zerosum.game import outcome
 from zerosum.games.mnk import tictactoe
+from zerosum.ratings import SprtSettings, sprt
 from zerosum.search.engine import Limits
 from zerosum.specs import AgentSpecError
 
@@ -410,6 +413,65 @@ def test_a_game_whose_worker_dies_twice_is_void_and_not_scored(tmp_path: Path) -
     assert recorded(path) == records  # a void record reads back as written
     with pytest.raises(RecordError, match="void game won"):
         GameRecord.from_json({**json.loads(void[0].to_json()), "winner": 0})
+
+
+# --------------------------------------------------------------------------- pairs and stopping
+
+
+def game(index: int, seats: tuple[int, int], winner: int | None, reason: str = "end") -> GameRecord:
+    """A record of game ``index`` of a match, with no moves."""
+    return GameRecord(index, seats, index // 2, (), winner, reason, "", (0.0, 0.0), (), index)
+
+
+def test_match_pairs_count_complete_pairs_only() -> None:
+    records = [
+        game(5, (1, 0), 0),  # with game 4: agent 1 won both, agent 0 scored 0
+        game(0, (0, 1), 0),  # with game 1: a win and a draw, 3/2
+        game(1, (1, 0), None),
+        game(2, (0, 1), 0),  # game 3 is void: the pair is left out
+        game(3, (1, 0), None, reason="error"),
+        game(4, (0, 1), 1),
+        game(6, (0, 1), 0),  # the odd last game has no partner
+        game(9, (1, 0), 1),  # nor has a game whose partner is still running
+    ]
+    pairs = match_pairs(records)
+    assert pairs.counts == (1, 0, 0, 1, 0)
+    settings = SprtSettings(0, 5)
+    assert match_sprt(records, settings) == sprt([1, 0, 0, 1, 0], settings)
+
+
+def test_stop_ends_the_event_once_the_running_games_finish(tmp_path: Path) -> None:
+    event = Event("match", "tictactoe", ("engine:depth=1", "random"), games=10, seed=2)
+    asked: list[int] = []
+
+    def after_three(records: list[GameRecord]) -> bool:
+        asked.append(len(records))
+        return len(records) >= 3
+
+    alone = run_event(event, workers=1, output=tmp_path / "one.jsonl", stop=after_three)
+    assert [r.index for r in alone] == [0, 1, 2] and asked == [1, 2, 3]
+    assert read_records(tmp_path / "one.jsonl")[1] == alone
+    # two workers: the game running when the first one ends still finishes and is saved
+    pooled = run_event(event, workers=2, output=tmp_path / "two.jsonl", stop=lambda _: True)
+    assert [r.index for r in pooled] == [0, 1]
+    saved = read_records(tmp_path / "two.jsonl")[1]  # in the order the games ended
+    assert sorted(saved, key=lambda r: r.index) == pooled
+    assert outcomes(pooled) == outcomes(alone[:2])
+    # resuming a run that should stop plays nothing; one that should not goes on
+    played: list[int] = []
+    again = run_event(
+        event,
+        workers=1,
+        output=tmp_path / "one.jsonl",
+        resume=True,
+        stop=after_three,
+        progress=lambda record, _: played.append(record.index),
+    )
+    assert again == alone and played == []
+    more = run_event(
+        event, workers=1, output=tmp_path / "one.jsonl", resume=True, stop=lambda r: len(r) >= 5
+    )
+    assert [r.index for r in more] == [0, 1, 2, 3, 4]
 
 
 # --------------------------------------------------------------------------- damaged files

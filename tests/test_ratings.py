@@ -53,6 +53,7 @@ def test_draws_narrow_the_interval() -> None:
     assert estimate.high == pytest.approx(135.30, abs=0.01)
     # draws carry no information: Phi((50 - 30) / sqrt(80)) = Phi(2.2361) = 0.98733
     assert estimate.los == pytest.approx(0.98733, abs=1e-5)
+    assert estimate.draw_ratio == 0.2  # 20 draws in 100 games
 
 
 def test_an_even_score_is_symmetric() -> None:

@@ -50,6 +50,12 @@ nobody knows which agent killed it, so it scores for neither side and :func:`tal
 :func:`crosstable` and the Elo estimates leave it out. Each death is reported with one
 warning. With ``ray=True`` the same tasks go to a Ray cluster (``ray_address``, or a
 local one started for the run); Ray is imported only then.
+
+**Stopping early.** :func:`run_event` takes a ``stop`` test, asked after each game
+(and once on the records of a resumed file): when it says yes, no new game starts, the
+games already running finish and are recorded, and the event ends there. ``zerosum
+match --sprt`` stops this way when its SPRT (:func:`match_sprt`, on the pentanomial
+counts of the complete game pairs, :func:`match_pairs`) decides.
 """
 
 from __future__ import annotations
@@ -75,7 +81,14 @@ from typing import Any
 from zerosum.agents import Agent, close_agent
 from zerosum.game import ZerosumError, other, outcome, play
 from zerosum.games import registry
-from zerosum.ratings import EloEstimate, elo_estimate
+from zerosum.ratings import (
+    EloEstimate,
+    Pentanomial,
+    SprtResult,
+    SprtSettings,
+    elo_estimate,
+    sprt,
+)
 from zerosum.specs import make_agent, parse_agent_spec
 
 __all__ = [
@@ -96,6 +109,8 @@ __all__ = [
     "derive_seed",
     "load_openings",
     "match_estimate",
+    "match_pairs",
+    "match_sprt",
     "parse_opening",
     "play_game",
     "play_task",
@@ -696,32 +711,45 @@ def _resume(path: Path, event: Event, tasks: list[GameTask], warn: Warn) -> dict
     return done
 
 
-def _local_workers(tasks: list[GameTask], workers: int, warn: Warn) -> Iterator[GameRecord]:
+Stopped = Callable[[], bool]
+"""Whether the event has been told to stop: start no new game, finish those running."""
+
+
+def _local_workers(
+    tasks: list[GameTask], workers: int, warn: Warn, stopped: Stopped
+) -> Iterator[GameRecord]:
     """Play ``tasks`` here (one worker) or in a process pool, yielding as games end."""
     if workers <= 1:
         for task in tasks:
+            if stopped():
+                return
             yield play_task(task)
         return
-    yield from _surviving_pool(tasks, min(workers, len(tasks)), warn)
+    yield from _surviving_pool(tasks, min(workers, len(tasks)), warn, stopped)
 
 
-def _surviving_pool(tasks: list[GameTask], size: int, warn: Warn) -> Iterator[GameRecord]:
+def _surviving_pool(
+    tasks: list[GameTask], size: int, warn: Warn, stopped: Stopped
+) -> Iterator[GameRecord]:
     """Play ``tasks`` in a pool of ``size`` processes that outlives a dying worker.
 
     Only ``size`` games are submitted at a time, so the games a broken pool takes down
     are the ones in flight. They become suspects, played again one at a time in a new
     pool before anything else; a suspect whose worker dies while it plays alone killed
-    it, and is recorded void."""
+    it, and is recorded void. Once ``stopped``, no waiting game is submitted (suspects
+    still are: they had started)."""
     waiting = deque(tasks)
     suspects: deque[GameTask] = deque()
     running: dict[Future[GameRecord], GameTask] = {}
     pool: ProcessPoolExecutor | None = None
     try:
-        while waiting or suspects or running:
+        while (waiting and not stopped()) or suspects or running:
             if pool is None:
                 pool = ProcessPoolExecutor(max_workers=size)
             alone = bool(suspects)
             queue, room = (suspects, 1) if alone else (waiting, size)
+            if queue is waiting and stopped():
+                room = 0  # only the games running are waited for
             broken = False
             while queue and len(running) < room:
                 task = queue.popleft()
@@ -763,8 +791,13 @@ def _surviving_pool(tasks: list[GameTask], size: int, warn: Warn) -> Iterator[Ga
             pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _ray_workers(tasks: list[GameTask], workers: int, address: str | None) -> Iterator[GameRecord]:
-    """Play ``tasks`` on a Ray cluster (a local one with ``workers`` CPUs if no address)."""
+def _ray_workers(
+    tasks: list[GameTask], workers: int, address: str | None, stopped: Stopped
+) -> Iterator[GameRecord]:
+    """Play ``tasks`` on a Ray cluster (a local one with ``workers`` CPUs if no address).
+
+    At most as many games as the cluster has CPUs are submitted at a time, so that once
+    ``stopped`` only those finish."""
     try:
         import ray  # noqa: PLC0415 - optional: imported only when a run asks for Ray
     except ImportError:
@@ -783,9 +816,16 @@ def _ray_workers(tasks: list[GameTask], workers: int, address: str | None) -> It
                 log_to_driver=False,
             )
     remote = ray.remote(num_cpus=1)(play_task)
-    pending = [remote.remote(task) for task in tasks]
+    resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
+    window = max(workers, int(resources.get("CPU", workers)))
+    waiting = deque(tasks)
+    pending: list[Any] = []
     try:
-        while pending:
+        while True:
+            while waiting and len(pending) < window and not stopped():
+                pending.append(remote.remote(waiting.popleft()))
+            if not pending:
+                break
             finished, pending = ray.wait(pending, num_returns=1)
             for reference in finished:
                 yield ray.get(reference)
@@ -806,6 +846,7 @@ def run_event(
     ray_address: str | None = None,
     progress: Callable[[GameRecord, list[GameRecord]], None] | None = None,
     warn: Warn | None = None,
+    stop: Callable[[list[GameRecord]], bool] | None = None,
 ) -> list[GameRecord]:
     """Play every game of ``event`` not yet recorded and return all records by index.
 
@@ -814,7 +855,10 @@ def run_event(
     defaults to the number of cores; ``ray`` sends the games to a Ray cluster.
     ``progress`` is called after each new game with it and every record so far;
     ``warn`` (default: this module's logger) gets a line for each damaged record line
-    skipped and each worker process that died (see the module's notes).
+    skipped and each worker process that died (see the module's notes). ``stop`` is
+    asked after each new game (after ``progress``), and first on the records of a
+    resumed file, with every record so far: once it says yes, no new game starts and
+    the games already running finish and are recorded.
     Raises :class:`ArenaError` (and its subclasses) for an event that cannot run."""
     warn = warn or _log.warning
     tasks = event.tasks()
@@ -835,6 +879,11 @@ def run_event(
         raise ArenaError(f"the number of workers must be at least 1, not {count}")
     remaining = [task for task in tasks if task.index not in done]
     records = [done[i] for i in sorted(done) if i < len(tasks)]
+    stopping = stop is not None and bool(records) and stop(records)
+
+    def stopped() -> bool:
+        return stopping
+
     handle = None
     if path is not None:
         handle = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed in the finally
@@ -843,9 +892,9 @@ def run_event(
             handle.flush()
     try:
         source = (
-            _ray_workers(remaining, count, ray_address)
+            _ray_workers(remaining, count, ray_address, stopped)
             if ray
-            else _local_workers(remaining, count, warn)
+            else _local_workers(remaining, count, warn, stopped)
         )
         for record in source:
             if handle is not None:
@@ -854,6 +903,8 @@ def run_event(
             records.append(record)
             if progress is not None:
                 progress(record, records)
+            if stop is not None and not stopping:
+                stopping = stop(records)
     finally:
         if handle is not None:
             handle.close()
@@ -906,3 +957,24 @@ def adjudications(records: Sequence[GameRecord]) -> Counter[str]:
     """Count the games that did not end by the rules, by reason (void games under
     ``error``)."""
     return Counter(record.reason for record in records if record.reason != "end")
+
+
+def match_pairs(records: Sequence[GameRecord]) -> Pentanomial:
+    """The pentanomial counts of agent 0's points over the complete game pairs of a
+    match: games ``2r`` and ``2r + 1`` play the same opening with colours swapped (see
+    the module's notes). A pair with a game missing (not played yet, or the odd last
+    game) or void is left out."""
+    by_index = {record.index: record for record in records}
+    scores = []
+    for record in records:
+        partner = by_index.get(record.index + 1)
+        if record.index % 2 or partner is None or record.void or partner.void:
+            continue
+        scores.append(record.points(0) + partner.points(0))
+    return Pentanomial.from_scores(scores)
+
+
+def match_sprt(records: Sequence[GameRecord], settings: SprtSettings) -> SprtResult:
+    """The SPRT of ``settings`` for agent 0 against agent 1 of a match, on the
+    pentanomial counts of its complete pairs (:func:`match_pairs`)."""
+    return sprt(match_pairs(records).counts, settings)

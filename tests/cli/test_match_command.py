@@ -16,9 +16,9 @@ from types import ModuleType
 
 import pytest
 
-from zerosum.arena import read_records, tally
+from zerosum.arena import match_pairs, match_sprt, read_records, tally
 from zerosum.cli import main
-from zerosum.ratings import elo_estimate
+from zerosum.ratings import SprtSettings, elo_estimate
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -243,6 +243,16 @@ def test_openings_file_errors_name_the_line(
         (["match", "tictactoe", "random", "engine", "--games", "0"], "must be at least 1"),
         (["tournament", "tictactoe", "random"], "at least 2 agents"),
         (
+            ["match", "tictactoe", "random", "engine", "--sprt", "elo0=0"],
+            "--sprt: the SPRT needs elo1",
+        ),
+        (
+            ["match", "tictactoe", "random", "engine", "--sprt", "elo0=0", "elo1=5", "beta=1"],
+            "--sprt: beta is an error rate",
+        ),
+        (["match", "tictactoe", "random", "engine", "--sprt", "elo0=x", "elo1=5"], "not a number"),
+        (["match", "tictactoe", "random", "engine", "--sprt"], "expected at least one argument"),
+        (
             ["match", "tictactoe", "random", "engine", "--openings", "f", "--random-openings", "2"],
             "not allowed with argument",
         ),
@@ -260,6 +270,54 @@ def test_bad_arguments_are_one_line_errors(
     assert code == 2 and out == ""
     assert message in err and err.count("\n") == 1
     assert list(tmp_path.iterdir()) == []  # nothing was recorded
+
+
+SPRT_MATCH = ("match", "tictactoe", "engine:depth=2", "random", "--seed", "3", "--workers", "1")
+
+
+def test_an_sprt_stops_the_match_when_it_decides(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "m.jsonl"
+    sprt = ("--sprt", "elo0=0", "elo1=5", "alpha=0.05", "beta=0.05")
+    code, out, err = run(capsys, *SPRT_MATCH, "--games", "200", "--output", str(path), *sprt)
+    assert (code, err) == (0, "")
+    _, records = read_records(path)
+    settings = SprtSettings(0, 5)
+    result = match_sprt(records, settings)
+    # it stopped at the first pair after which the test decided, far short of 200 games
+    assert result.decision == "H1 accepted" and len(records) < 200 and len(records) % 2 == 0
+    assert match_sprt(records[:-2], settings).decision is None
+    pairs = match_pairs(records)
+    assert pairs.pairs == len(records) // 2
+    assert f", {len(records)} games, seed 3," in out
+    assert f"pairs by engine:depth=2's points: {pairs.describe()}\n" in out
+    _, draws, _ = tally(records, 0)
+    assert f"draw ratio: {draws / len(records):.1%}\n" in out
+    assert (
+        "SPRT elo0=0 elo1=5 alpha=0.05 beta=0.05 model=logistic: "
+        f"LLR {result.llr:.2f} (-2.94, 2.94) after {pairs.pairs} pairs: H1 accepted\n"
+    ) in out
+    # resuming recomputes the test from the records: decided already, nothing is played
+    code, again, _ = run(
+        capsys, *SPRT_MATCH, "--games", "200", "--output", str(path), *sprt, "--resume"
+    )
+    assert code == 0 and again == out
+    assert read_records(path)[1] == records
+
+
+def test_an_undecided_sprt_goes_on_when_resumed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = str(tmp_path / "m.jsonl")
+    sprt = ("--sprt", "elo0=0", "elo1=5", "model=normalized")
+    code, out, _ = run(capsys, *SPRT_MATCH, "--games", "6", "--output", path, *sprt)
+    assert code == 0 and "after 3 pairs: no decision within 6 games\n" in out
+    code, out, _ = run(capsys, *SPRT_MATCH, "--games", "400", "--output", path, *sprt, "--resume")
+    _, records = read_records(path)
+    assert 6 < len(records) < 400
+    assert match_sprt(records, SprtSettings(0, 5, model="normalized")).decision == "H1 accepted"
+    assert code == 0 and "model=normalized: LLR" in out and ": H1 accepted\n" in out
 
 
 def test_the_installed_command_runs_a_match(tmp_path: Path) -> None:
@@ -287,7 +345,20 @@ def test_the_installed_command_runs_a_match(tmp_path: Path) -> None:
     assert "Elo difference (engine:depth=2 - random): +" in done.stdout
 
 
-def test_a_terminal_shows_the_running_score(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("extra", "live"),
+    [
+        ((), r"engine:depth=2 \d+(\.5)? - \d+(\.5)? random  [\d.]+ games/min"),
+        (
+            ("--sprt", "elo0=0", "elo1=5"),
+            r"engine:depth=2 \d+(\.5)? - \d+(\.5)? random  Elo [+-][\d.inf]+ ± [\d.inf]+  "
+            r"LLR -?\d+\.\d\d \(-2\.94, 2\.94\)  [\d.]+ games/min",
+        ),
+    ],
+)
+def test_a_terminal_shows_the_running_score(
+    tmp_path: Path, extra: tuple[str, ...], live: str
+) -> None:
     master, slave = pty.openpty()
     process = subprocess.Popen(
         [
@@ -306,6 +377,7 @@ def test_a_terminal_shows_the_running_score(tmp_path: Path) -> None:
             "1",
             "--output",
             str(tmp_path / "m.jsonl"),
+            *extra,
         ],
         stdin=slave,
         stdout=slave,
@@ -328,7 +400,7 @@ def test_a_terminal_shows_the_running_score(tmp_path: Path) -> None:
     assert process.wait(timeout=60) == 0
     os.close(master)
     text = seen.decode("utf-8", "replace")
-    assert re.search(r"engine:depth=2 \d+(\.5)? - \d+(\.5)? random", text)  # the progress bar
+    assert re.search(live, text)  # the progress bar
     assert "Elo difference (engine:depth=2 - random)" in text
 
 

@@ -5,6 +5,14 @@ event and the time) and continue an interrupted run with ``--resume``. A progres
 with the running score goes to standard error when it is a terminal, and so does a
 one-line warning for each damaged line of a resumed file and each worker process that
 died (its games are played again; see :mod:`zerosum.arena`).
+
+``zerosum match ... --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=normalized]`` runs
+a sequential probability ratio test of "A is ``elo0`` Elo stronger than B" against
+"A is ``elo1`` stronger" on the pentanomial counts of the game pairs (each opening with
+colours swapped; :mod:`zerosum.ratings` gives the formulas). The progress line shows the
+LLR and its bounds; the match stops when the test decides (games already running
+finish, and only complete pairs count), so ``--games`` is then the most it plays. A
+resumed match recomputes the test from its records.
 """
 
 from __future__ import annotations
@@ -84,11 +92,22 @@ def register(commands: Any) -> None:
         "match",
         help="play a match between two agents and estimate their Elo difference",
         description="Agents are specs such as engine:time=0.1, engine:depth=6, "
-        "engine:nodes=20000,killers=off or random.",
+        "engine:nodes=20000,killers=off or random. With --sprt the match stops as soon as "
+        "a sequential probability ratio test decides whether A is elo0 or elo1 Elo stronger "
+        "than B; the progress line shows its log-likelihood ratio (LLR) and bounds.",
     )
-    _common(match, "in the match")
+    _common(match, "in the match; with --sprt, the most it plays")
     match.add_argument("first", metavar="A", help="the first agent spec")
     match.add_argument("second", metavar="B", help="the second agent spec")
+    match.add_argument(
+        "--sprt",
+        nargs="+",
+        metavar="KEY=VALUE",
+        help="stop when a sequential probability ratio test decides between H0 'A is elo0 "
+        "Elo stronger than B' and H1 'A is elo1 stronger', with error rates alpha and beta: "
+        "elo0=0 elo1=5 [alpha=0.05] [beta=0.05] [model=logistic|normalized]; pentanomial "
+        "over game pairs, as fishtest and fastchess; put it after the agents",
+    )
     match.set_defaults(run=run_match)
     tournament = commands.add_parser(
         "tournament",
@@ -164,8 +183,11 @@ def _run(
     event: Any,
     output: str,
     describe: Callable[[list[Any]], str],
+    stop: Callable[[list[Any]], bool] | None = None,
 ) -> list[Any]:
-    """Run ``event`` with a progress bar on a terminal; return every record."""
+    """Run ``event`` with a progress bar on a terminal (what ``describe`` says of the
+    records, and the games per minute of this run); ``stop`` ends it early (see
+    :func:`zerosum.arena.run_event`). Return every record."""
     from zerosum import arena
 
     total = len(event.tasks())
@@ -176,6 +198,7 @@ def _run(
         "ray": args.ray is not None,
         "ray_address": args.ray or None,
         "warn": _warn,
+        "stop": stop,
     }
     if not sys.stderr.isatty():
         return arena.run_event(event, **options)
@@ -198,9 +221,15 @@ def _run(
     )
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(describe([]), total=total)
+        started = time.monotonic()
+        played = 0  # games of this run, not of the resumed file
 
         def advance(_: Any, records: list[Any]) -> None:
-            bar.update(task, completed=len(records), description=describe(records))
+            nonlocal played
+            played += 1
+            rate = played / max(time.monotonic() - started, 1e-9) * 60
+            text = f"{describe(records)}  {rate:.1f} games/min"
+            bar.update(task, completed=len(records), description=text)
 
         return arena.run_event(event, progress=advance, **options)
 
@@ -220,19 +249,35 @@ def _adjudicated(records: Sequence[Any]) -> str:
 
 
 def run_match(args: argparse.Namespace) -> None:
-    """Play the match and print the results table, the Elo difference and the LOS."""
+    """Play the match and print the results table, the Elo difference and the LOS; with
+    ``--sprt``, the pair counts, the draw ratio and the test's LLR and decision too."""
     from zerosum import arena
-    from zerosum.ratings import RatingError
+    from zerosum.ratings import RatingError, SprtSettings, format_elo
 
+    settings = None
+    if args.sprt is not None:
+        try:
+            settings = SprtSettings.parse(" ".join(args.sprt))
+        except RatingError as error:
+            raise UsageError(f"--sprt: {error}") from None
     event, game = _event(args, "match", (args.first, args.second))
     output = _output(args, "match", game)
     first, second = event.labels
 
     def running(records: list[Any]) -> str:
         wins, draws, losses = arena.tally(records, 0)
-        return f"{first} {wins + draws / 2:g} - {losses + draws / 2:g} {second}"
+        text = f"{first} {wins + draws / 2:g} - {losses + draws / 2:g} {second}"
+        if settings is None:
+            return text
+        if wins + draws + losses:
+            estimate = arena.match_estimate(records)
+            text += f"  Elo {format_elo(estimate.elo)} ± {_half_width(estimate)}"
+        return f"{text}  {arena.match_sprt(records, settings).describe()}"
 
-    records = _run(args, event, output, running)
+    def decided(records: list[Any]) -> bool:
+        return settings is not None and arena.match_sprt(records, settings).decision is not None
+
+    records = _run(args, event, output, running, decided if settings is not None else None)
     rows = []
     for agent in (0, 1):
         wins, draws, losses = arena.tally(records, agent)
@@ -252,10 +297,26 @@ def run_match(args: argparse.Namespace) -> None:
     else:
         print(f"Elo difference ({first} - {second}): {estimate.describe()}")
         print(f"likelihood of superiority: {estimate.los:.1%}")
+        if settings is not None:
+            print(f"draw ratio: {estimate.draw_ratio:.1%}")
+    if settings is not None:
+        pairs = arena.match_pairs(records)
+        result = arena.match_sprt(records, settings)
+        print(f"pairs by {first}'s points: {pairs.describe()}")
+        verdict = result.decision or f"no decision within {event.games} games"
+        print(
+            f"SPRT {settings.describe()}: {result.describe()} after {pairs.pairs} pairs: {verdict}"
+        )
     note = _adjudicated(records)
     if note:
         print(note)
     print(f"games saved to {output}")
+
+
+def _half_width(estimate: Any) -> str:
+    """Half the width of an Elo interval (``inf`` when an end is unbounded)."""
+    width = (estimate.high - estimate.low) / 2
+    return f"{width:.1f}" if math.isfinite(width) else "inf"
 
 
 def run_tournament(args: argparse.Namespace) -> None:
