@@ -1,6 +1,13 @@
-"""``zerosum solve`` and ``zerosum bench``: values, best moves, counts, one-line errors."""
+"""``zerosum solve`` and ``zerosum bench``: values, best moves, counts, one-line errors,
+and solves bounded by ``--time`` and ``--nodes`` or stopped by Ctrl-C."""
 
 from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -79,3 +86,98 @@ def test_bad_input_exits_2_with_one_line(
     captured = capsys.readouterr()
     assert captured.out == "" and message in captured.err, captured.err
     assert len(captured.err.strip().splitlines()) == 1
+
+
+# ---------------------------------------------------------------- limits and Ctrl-C
+
+
+def test_a_node_limit_prints_the_proven_bounds_and_exits_0(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    shown = solve(capsys, "connect4", "--nodes", "20000")
+    assert shown["bounds"].startswith("[") and " .. " in shown["bounds"]
+    assert shown["not finished"].startswith("node limit of 20,000 reached after ")
+    assert shown["not finished"].endswith("(the value is not proven)")
+    assert shown["nodes"].startswith("20,000 ")
+
+
+def test_a_time_limit_on_the_slow_solves_of_the_issue(capsys: pytest.CaptureFixture[str]) -> None:
+    # each of these printed nothing for minutes and could not be limited
+    for argv in (["--moves", "44444"], ["--moves", "4455", "--all"], ["--moves", "4453", "--weak"]):
+        start = time.perf_counter()
+        shown = solve(capsys, "connect4", *argv, "--time", "0.3")
+        assert time.perf_counter() - start < 5
+        assert shown["not finished"].startswith("time limit of 0.3 s reached after 0.3 s"), argv
+    # 4455's value takes 3 nodes: the limit strikes while its moves are scored, and the
+    # principal variation gives one best move
+    shown = solve(capsys, "connect4", "--moves", "4455", "--all", "--nodes", "200000")
+    assert shown["not finished"].endswith("(not every move was tested)")
+    assert (shown["score"], shown["best moves so far"]) == ("+18 (win in 3 plies)", "3")
+
+
+def test_a_limit_that_is_not_reached_changes_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "tictactoe", "--moves", "b2", "--all"]) == 0
+    plain = capsys.readouterr().out
+    assert main(["solve", "tictactoe", "--moves", "b2", "--all", "--time", "600"]) == 0
+    limited = capsys.readouterr().out
+    assert "not finished" not in limited
+    drop_time = re.compile(r"time: [0-9.]+ s")
+    assert drop_time.sub("", plain) == drop_time.sub("", limited)
+
+
+def test_gomoku_is_refused_without_a_limit_and_warned_with_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["solve", "gomoku"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "far beyond exact solving" in captured.err and "--time or --nodes" in captured.err
+    assert len(captured.err.strip().splitlines()) == 1
+    shown = solve(capsys, "gomoku:width=9", "--nodes", "300")
+    assert shown["not finished"].startswith("node limit of 300 reached")
+    # connect four's start is within reach (if slowly): no warning
+    assert main(["solve", "connect4", "--nodes", "100"]) == 0
+    assert "warning" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--time", "0"], "'0' is not a positive number of seconds"),
+        (["--time", "soon"], "'soon' is not a number of seconds"),
+        (["--time", "nan"], "'nan' is not a positive number of seconds"),
+        (["--nodes", "0"], "'0' is below 1"),
+        (["--nodes", "many"], "'many' is not a whole number"),
+    ],
+)
+def test_bad_limits_exit_2_with_one_line(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["solve", "connect4", *argv])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_ctrl_c_prints_the_proven_bounds_and_exits_0() -> None:
+    command = [sys.executable, "-c", "import sys; from zerosum.cli import main; sys.exit(main())"]
+    process = subprocess.Popen(
+        [*command, "solve", "connect4"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stderr is not None
+        # off a terminal, a solve running for a second prints a plain progress line
+        progress = process.stderr.readline()
+        assert progress.startswith("solving: value in ["), progress
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    finally:
+        process.kill()
+    assert process.returncode == 0, err
+    lines = dict(line.split(": ", 1) for line in out.splitlines() if ": " in line)
+    assert lines["bounds"].startswith("[")
+    assert lines["not finished"].startswith("stopped by Ctrl-C after ")

@@ -23,7 +23,7 @@ from zerosum.game import WIN, MissingCapabilityError
 from zerosum.games.connect4 import Connect4
 from zerosum.games.mnk import MNKGame, tictactoe
 from zerosum.games.tree import TreeGame
-from zerosum.search.engine import Engine, EngineOptions, Limits
+from zerosum.search.engine import Engine, EngineOptions, Limits, SearchStopped
 from zerosum.search.reference import negamax
 from zerosum.search.table import DEPTH_END, EXACT, INITIAL_SLOTS
 
@@ -731,6 +731,101 @@ def test_limits_reject_nonsense() -> None:
         EngineOptions(table_size=0)
     with pytest.raises(ValueError):
         Engine(TICTACTOE).search_window(0, 3, 3)
+
+
+class Slow(Bare):
+    """Five-by-five four-in-a-row whose every move takes ``pause`` seconds to play, with
+    an evaluation: a game whose nodes are a thousand times slower than connect four's."""
+
+    def __init__(self, pause: float) -> None:
+        super().__init__(BIG)
+        self.pause = pause
+
+    def result(self, state: Any, action: Any) -> Any:
+        time.sleep(self.pause)
+        return self.game.result(state, action)
+
+    def evaluate(self, state: Any) -> int:
+        return int(self.game.evaluate(state))
+
+
+def test_a_game_with_slow_nodes_still_stops_on_time() -> None:
+    # polling every 256 nodes left 2 ms nodes half a second past a 50 ms limit
+    for limits in (Limits(time=0.05), Limits(time=0.05, depth=30)):
+        start = time.perf_counter()
+        result = Engine(Slow(0.002)).search(0, limits)
+        overrun = time.perf_counter() - start - 0.05
+        assert overrun < 0.1, overrun
+        assert result.stats.stopped
+        assert result.best_move in BIG.actions(0)
+
+
+def test_a_game_with_slow_nodes_still_stops_at_the_signal() -> None:
+    stop = threading.Event()
+    found: list[Any] = []
+    game = Slow(0.002)
+    thread = threading.Thread(
+        target=lambda: found.append(Engine(game).search(0, Limits(stop=stop)))
+    )
+    thread.start()
+    time.sleep(0.1)
+    stop.set()
+    set_at = time.perf_counter()
+    thread.join(timeout=10)
+    assert time.perf_counter() - set_at < 0.1
+    assert found[0].stats.stopped
+
+
+def test_window_search_limits_raise_and_leave_the_table_sound() -> None:
+    game = Connect4(5, 4)
+    state = game.parse_state("12")  # 17,546 nodes
+    exact = Engine(game).search_window(state, -1, 0).score
+    for nodes in (1, 7, 300, 5000):
+        engine = Engine(game)
+        with pytest.raises(SearchStopped) as stopped:
+            engine.search_window(state, -1, 0, limits=Limits(nodes=nodes))
+        assert (stopped.value.reason, stopped.value.nodes) == ("nodes", nodes)
+        # what the stopped search stored is proven: the search after it agrees
+        assert engine.search_window(state, -1, 0).score == exact
+    engine = Engine(game)
+    with pytest.raises(SearchStopped) as stopped:
+        engine.search_window(state, -1, 0, limits=Limits(time=0.01))
+    assert stopped.value.reason == "time"
+    signal = threading.Event()
+    signal.set()
+    with pytest.raises(SearchStopped) as stopped:
+        engine.search_window(state, -1, 0, limits=Limits(stop=signal))
+    assert (stopped.value.reason, stopped.value.nodes) == ("stop", 1)
+    with pytest.raises(ValueError, match="depth"):
+        engine.search_window(state, -1, 0, limits=Limits(depth=3))
+
+
+def test_window_search_tells_its_progress_at_each_poll() -> None:
+    game = Connect4(5, 4)
+    state = game.parse_state("1234")
+    told: list[int] = []
+    engine = Engine(game, EngineOptions(poll_interval=100))
+    found = engine.search_window(state, -1, 0, progress=told.append)
+    assert told == list(range(100, found.nodes + 1, 100))
+    # and the same tree as without: only the polls differ
+    assert found.nodes == Engine(game).search_window(state, -1, 0).nodes
+
+
+def test_the_table_proves_the_move_a_probe_found() -> None:
+    game = WithoutEvaluate(TICTACTOE)
+    exact = EXACT_TICTACTOE
+    engine = Engine(game)
+    for state, score in list(exact.items())[::11]:
+        if TICTACTOE.is_terminal(state):
+            assert engine.proven_move(state, -WIN) is None
+            continue
+        engine.reset()
+        assert engine.proven_move(state, -WIN) is None  # nothing searched yet
+        found = engine.search_window(state, score - 1, score).score  # fails high
+        move = engine.proven_move(state, found)
+        assert move is not None
+        assert -further(exact[TICTACTOE.result(state, move)]) >= found
+        assert engine.proven_move(state, found + 1) is None
 
 
 # ---------------------------------------------------------------- determinism

@@ -1,9 +1,13 @@
 """Exact solving: every best move, MTD-bi against a full window, weak solving, solve_all
-against the textbook alpha-beta on every tic-tac-toe position, and published connect-four
-scores."""
+against the textbook alpha-beta on every tic-tac-toe position, published connect-four
+scores, and solves cut short by limits, with what they proved."""
 
 from __future__ import annotations
 
+import itertools
+import math
+import threading
+import time
 from typing import Any
 
 import pytest
@@ -15,9 +19,15 @@ from zerosum.game import WIN, GameInfo, InvalidGameError
 from zerosum.games.connect4 import Connect4
 from zerosum.games.mnk import MNKGame, tictactoe
 from zerosum.games.tree import TreeGame
-from zerosum.search.engine import Engine, EngineOptions
+from zerosum.search.engine import Engine, EngineOptions, Limits
 from zerosum.search.reference import negamax_alphabeta
-from zerosum.search.solve import SolveLimitError, solve, solve_all
+from zerosum.search.solve import (
+    SolveLimitError,
+    SolveProgress,
+    estimate_tree,
+    solve,
+    solve_all,
+)
 
 TICTACTOE = tictactoe()
 VALUES = solve_all(TICTACTOE)
@@ -204,6 +214,8 @@ def test_solve_all_refuses_cycles() -> None:
 def test_bad_arguments() -> None:
     with pytest.raises(ValueError, match="unknown solving method"):
         solve(TICTACTOE, method="guess")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="depth limit"):
+        solve(TICTACTOE, limits=Limits(depth=3))
     with pytest.raises(InvalidGameError, match="searches"):
         solve(TICTACTOE, engine=Engine(MNKGame(4, 4, 3)))
     over = TICTACTOE.parse_state("xxx/oo./...")
@@ -226,3 +238,126 @@ def test_connect4_published_scores() -> None:
         assert game.published_score(state, solution.score) == published, moves
         weak = solve(game, state, engine=engine, weak=True)
         assert weak.value == (published > 0) - (published < 0), moves
+
+
+# ---------------------------------------------------------------- limits and progress
+
+MODES: tuple[dict[str, Any], ...] = (
+    {},
+    {"weak": True},
+    {"root_scores": True},
+    {"best_moves": False},
+    {"weak": True, "root_scores": True},
+    {"method": "window"},
+)
+
+
+def test_a_limited_solve_returns_what_it_proved() -> None:
+    engine = Engine(TICTACTOE)
+    states = [s for s in list(DISTANCES)[::9] if not TICTACTOE.is_terminal(s)]
+    for state in states:
+        true = DISTANCES[state]
+        for mode in MODES:
+            whole = solve(TICTACTOE, state, engine=engine, **mode)
+            for nodes in (1, 4, 20, 80, 400):
+                engine.reset()
+                found = solve(TICTACTOE, state, engine=engine, limits=Limits(nodes=nodes), **mode)
+                where = (TICTACTOE.format_state(state), mode, nodes)
+                lo, hi = found.bounds
+                assert found.nodes <= nodes, where
+                assert lo <= true <= hi, where
+                if found.finished:
+                    assert found.stopped is None and found.proven, where
+                    assert (found.score, found.best_moves) == (whole.score, whole.best_moves)
+                    assert found.root_scores == whole.root_scores, where
+                    continue
+                assert found.stopped == "nodes", where
+                if found.proven:  # only moves were left to test
+                    assert found.value == VALUES[state], where
+                    assert set(found.best_moves) <= set(whole.best_moves), where
+                    if not mode.get("weak"):
+                        assert found.score == true and found.bounds == (true, true), where
+                else:
+                    assert found.score == lo and found.distance is None, where
+                    assert found.pv == found.best_moves and len(found.best_moves) <= 1, where
+                    for move in found.best_moves:  # it reaches the lower bound
+                        assert -further(DISTANCES[TICTACTOE.result(state, move)]) >= lo, where
+
+
+def test_progress_narrows_the_bounds_to_the_value() -> None:
+    game = Connect4(5, 4)
+    state = game.parse_state("12")
+    told: list[SolveProgress] = []
+    found = solve(game, state, progress=told.append)
+    assert found.finished and found.bounds == (found.score, found.score)
+    assert told, "a probe was made"
+    for before, after in itertools.pairwise(told):
+        assert after.bounds[0] >= before.bounds[0] and after.bounds[1] <= before.bounds[1]
+        assert after.nodes >= before.nodes and after.probes >= before.probes
+        assert after.elapsed >= before.elapsed
+    for report in told:
+        assert report.bounds[0] <= found.score <= report.bounds[1]
+    assert [r.phase for r in told] == sorted(r.phase for r in told)[::-1]  # value, then moves
+    assert told[-1].phase == "moves" and told[-1].bounds == found.bounds
+    assert told[-1].nodes == found.nodes
+
+
+def _fields(solution: Any) -> dict[str, Any]:
+    return {name: getattr(solution, name) for name in solution.__dataclass_fields__}
+
+
+def test_a_watched_solve_finds_what_an_unwatched_one_does() -> None:
+    game = Connect4(5, 4)
+    state = game.parse_state("12")
+    plain = solve(game, state, root_scores=True)
+    watched = solve(game, state, root_scores=True, limits=Limits(time=600), progress=lambda _: None)
+    assert {**_fields(plain), "time": 0} == {**_fields(watched), "time": 0}
+
+
+def test_a_time_limit_ends_a_long_solve_with_proven_bounds() -> None:
+    game = Connect4()
+    value = WIN - 41  # the first player wins with the last stone (Allis, Tromp)
+    start = time.perf_counter()
+    found = solve(game, limits=Limits(time=0.3))
+    assert time.perf_counter() - start < 0.3 + 0.25
+    assert (found.finished, found.stopped, found.proven) == (False, "time", False)
+    assert found.bounds[0] <= value <= found.bounds[1]
+
+
+def test_a_stop_signal_ends_a_long_solve() -> None:
+    game = Connect4()
+    stop = threading.Event()
+    found: list[Any] = []
+    thread = threading.Thread(target=lambda: found.append(solve(game, limits=Limits(stop=stop))))
+    thread.start()
+    time.sleep(0.2)
+    stop.set()
+    set_at = time.perf_counter()
+    thread.join(timeout=30)
+    assert time.perf_counter() - set_at < 0.25
+    assert (found[0].finished, found[0].stopped) == (False, "stop")
+    # a signal already set stops the solve before its first probe
+    early = solve(TICTACTOE, limits=Limits(stop=stop))
+    assert (early.finished, early.stopped, early.nodes) == (False, "stop", 0)
+
+
+def test_weak_solves_prove_the_sign_by_their_bounds() -> None:
+    engine = Engine(TICTACTOE)
+    for state, value in list(VALUES.items())[::4]:
+        found = solve(TICTACTOE, state, engine=engine, weak=True)
+        lo, hi = found.bounds
+        assert found.proven and lo <= DISTANCES[state] <= hi
+        assert value == (1 if lo > 0 else -1 if hi < 0 else 0)
+
+
+def test_the_tree_estimate_is_knuths() -> None:
+    # tic-tac-toe's game tree has 549,946 nodes; Knuth's estimator is unbiased
+    estimate = estimate_tree(TICTACTOE, samples=20_000)
+    assert abs(estimate.log10_tree - math.log10(549_946)) < 0.05
+    assert estimate.log10_minimal == estimate.log10_tree / 2
+    assert estimate.longest == 9
+    line = estimate_tree(TreeGame(chain(300)))  # one line: the estimate is exact
+    assert (line.log10_tree, line.longest) == (math.log10(301), 300)
+    assert estimate_tree(Cycle()).log10_tree == math.inf  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="at least one sample"):
+        estimate_tree(TICTACTOE, samples=0)

@@ -6,14 +6,62 @@ proves the value. Two optional game hooks change only how the answer is shown or
 convention as well (connect four's 22-minus-stones scale), and a game that solves itself
 by dynamic programming (``solve()``, the stone games) is solved that way from its start,
 in polynomial time.
+
+A solve can be bounded with ``--time`` and ``--nodes``, and Ctrl-C stops it: either way
+it prints what was proven (the bounds on the value, a best move if one is known) and a
+``not finished`` line, and exits 0. On a terminal a live line on stderr shows the
+bounds, the nodes, their rate and the time. A position whose game tree is far beyond
+exact solving (:func:`~zerosum.search.solve.estimate_tree`) is refused unless a limit
+is given.
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 
 from zerosum.cli.common import UsageError, make_game, table
+
+if TYPE_CHECKING:
+    from zerosum.search.solve import Solution, SolveProgress
+
+FAR_BEYOND = 24
+"""The power of ten of the minimal alpha-beta tree above which solving is refused without
+a limit: 10^24 nodes would take longer than the age of the universe at a million nodes a
+second, even with perfect move ordering. Connect four's start is about 10^13 (solvable,
+if slowly), gomoku on 7x7 about 10^31 and on 15x15 about 10^175."""
+
+PLAIN_PROGRESS_SECONDS = (1.0, 10.0)
+"""When progress is printed as a plain line if stderr is not a terminal: once a solve has
+run this first many seconds (a quick one prints nothing), then every second many."""
+
+
+def _seconds(text: str) -> float:
+    """Read a positive number of seconds; argparse type."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return value
+
+
+def _positive(text: str) -> int:
+    """Read a whole number of at least 1; argparse type."""
+    try:
+        value = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is below 1")
+    return value
 
 
 def register(commands: Any) -> None:
@@ -30,6 +78,12 @@ def register(commands: Any) -> None:
     parser.add_argument("--moves", help="moves to play first, separated by commas or spaces")
     parser.add_argument("--all", action="store_true", help="also score every legal move")
     parser.add_argument("--weak", action="store_true", help="win, draw or loss only (faster)")
+    parser.add_argument(
+        "--time", type=_seconds, metavar="S", help="stop after S seconds with the bounds proven"
+    )
+    parser.add_argument(
+        "--nodes", type=_positive, metavar="N", help="stop after N nodes with the bounds proven"
+    )
     parser.set_defaults(run=run)
 
 
@@ -83,34 +137,147 @@ def run(args: argparse.Namespace) -> None:
     state = start_state(game, args)
     if game.is_terminal(state):
         raise UsageError(f"nothing to solve: the game is over in {game.format_state(state)!r}")
-    from zerosum.search.solve import solve
+    from zerosum.search.engine import Limits
+    from zerosum.search.solve import estimate_tree, solve
 
-    solution = solve(game, state, weak=args.weak, root_scores=args.all)
-    mover = game.info.players[game.to_move(state)]
     where = game.format_state(state) or "the start"
-    print(f"{game.info.title}: {where}, {mover} to move")
+    limited = args.time is not None or args.nodes is not None
+    size = estimate_tree(game, state).log10_minimal
+    if size > FAR_BEYOND:
+        beyond = (
+            f"{game.info.title} from {where} is far beyond exact solving: even perfectly "
+            f"ordered, alpha-beta would search about 10^{size:.0f} nodes"
+        )
+        if not limited:
+            raise UsageError(f"{beyond}; give --time or --nodes to search for bounds anyway")
+        print(f"warning: {beyond}; searching for bounds until the limit", file=sys.stderr)
     published = getattr(game, "published_score", None)
 
-    def shown(score: int) -> str:
-        text = describe(game, score, args.weak)
-        if published is not None and not args.weak:
+    def shown(score: int, weak: bool = args.weak) -> str:
+        text = describe(game, score, weak)
+        if published is not None and not weak:
             return f"{published(state, score):+d} ({text})"
         return text
 
+    stop = threading.Event()
+    limits = Limits(time=args.time, nodes=args.nodes, stop=stop)
+    with _ctrl_c_sets(stop), _progress_line(shown) as progress:
+        solution = solve(
+            game, state, weak=args.weak, root_scores=args.all, limits=limits, progress=progress
+        )
+    mover = game.info.players[game.to_move(state)]
+    print(f"{game.info.title}: {where}, {mover} to move")
     label = "score" if published is not None and not args.weak else "value"
-    print(f"{label}: {shown(solution.score)}")
-    best = [game.format_move(state, move) for move in solution.best_moves]
-    print(f"best moves: {' '.join(best)}")
-    if solution.pv:
+    if solution.proven:
+        print(f"{label}: {shown(solution.score)}")
+        moves = "best moves" if solution.finished else "best moves so far"
+        best = [game.format_move(state, move) for move in solution.best_moves]
+        print(f"{moves}: {' '.join(best) or '(none proven yet)'}")
+    else:
+        print(f"bounds: {_interval(solution.bounds, shown)}")
+        if solution.best_moves:
+            move = game.format_move(state, solution.best_moves[0])
+            print(f"best move so far: {move} (gets at least {shown(solution.bounds[0], False)})")
+    if solution.pv and solution.proven:
         line, position = [], state
         for move in solution.pv:
             line.append(game.format_move(position, move))
             position = game.result(position, move)
         print(f"line: {' '.join(line)}")
     print(f"nodes: {solution.nodes:,}  time: {solution.time:.3f} s")
-    if solution.root_scores is not None:
+    if solution.root_scores:
         rows = [(game.format_move(state, m), shown(s)) for m, s in solution.root_scores.items()]
         print(table(rows, ("move", label)))
+    if not solution.finished:
+        print(_not_finished(solution, args))
+
+
+def _interval(bounds: tuple[int, int], shown: Callable[[int, bool], str]) -> str:
+    """Bounds on a value as the game shows scores (exact scores, even for a weak solve)."""
+    return f"[{shown(bounds[0], False)} .. {shown(bounds[1], False)}]"
+
+
+def _not_finished(solution: Solution, args: argparse.Namespace) -> str:
+    """The line saying why a solve did not finish and what is missing."""
+    after = f"after {solution.time:.1f} s"
+    if solution.stopped == "time":
+        why = f"time limit of {args.time:g} s reached {after}"
+    elif solution.stopped == "nodes":
+        why = f"node limit of {args.nodes:,} reached {after}"
+    else:
+        why = f"stopped by Ctrl-C {after}"
+    missing = "not every move was tested" if solution.proven else "the value is not proven"
+    return f"not finished: {why} ({missing})"
+
+
+@contextmanager
+def _ctrl_c_sets(stop: threading.Event) -> Iterator[None]:
+    """Within the block the first Ctrl-C (SIGINT) sets ``stop``; a second one interrupts
+    as usual. Signals reach only the main thread: elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is None:  # installed outside Python: put Python's own back afterwards
+        previous = signal.default_int_handler
+
+    def first(signum: int, frame: Any) -> None:
+        stop.set()
+        signal.signal(signal.SIGINT, previous)
+
+    signal.signal(signal.SIGINT, first)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextmanager
+def _progress_line(
+    shown: Callable[[int, bool], str],
+) -> Iterator[Callable[[SolveProgress], None]]:
+    """A progress callable for :func:`~zerosum.search.solve.solve`: a live rich line on
+    stderr when it is a terminal (gone when the solve ends), else plain lines as
+    :data:`PLAIN_PROGRESS_SECONDS` says."""
+
+    def text(progress: SolveProgress) -> str:
+        if progress.phase == "value":
+            where = f"value in {_interval(progress.bounds, shown)}"
+        else:
+            where = f"value {shown(progress.bounds[0], False)}, testing the moves"
+        rate = progress.nodes / progress.elapsed if progress.elapsed > 0 else 0.0
+        return (
+            f"solving: {where}  {progress.nodes:,} nodes  {rate:,.0f} nodes/s  "
+            f"{progress.elapsed:.1f} s"
+        )
+
+    if not sys.stderr.isatty():
+        first, every = PLAIN_PROGRESS_SECONDS
+        due = first
+
+        def plain(progress: SolveProgress) -> None:
+            nonlocal due
+            if progress.elapsed >= due:
+                due = progress.elapsed + every
+                print(text(progress), file=sys.stderr, flush=True)
+
+        yield plain
+        return
+    from rich.console import Console
+    from rich.live import Live
+    from rich.text import Text
+
+    refreshed = 0.0
+    with Live(Text(""), console=Console(stderr=True), auto_refresh=False, transient=True) as live:
+
+        def update(progress: SolveProgress) -> None:
+            nonlocal refreshed
+            now = time.perf_counter()
+            if now - refreshed >= 0.1:  # the solver may report thousands of probes a second
+                refreshed = now
+                live.update(Text(text(progress)), refresh=True)
+
+        yield update
 
 
 def _print_dynamic_programme(game: Any, solution: Any) -> None:

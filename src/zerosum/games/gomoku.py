@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar
 
 from zerosum.game import (
@@ -900,22 +900,25 @@ class Gomoku:
             rest &= ~(1 << cell)
         return first + self._ranked(state, rest, self.cells)
 
-    def forced_win(self, state: GomokuState, deep: bool) -> list[int] | None:
+    def forced_win(
+        self, state: GomokuState, deep: bool, expired: Callable[[], bool] | None = None
+    ) -> list[int] | None:
         """Return a forced win for the side to move, the moves of both sides in order
         (the last makes five), or ``None`` when none is found within the budgets.
 
         ``deep=False`` (the engine's horizon) tries a small victory by continuous fours;
         ``deep=True`` (the root) a larger one, then a victory by threes and fours.
         Every defence is considered, so a line returned is a real win; see
-        :mod:`zerosum.games.gomoku_threats`."""
+        :mod:`zerosum.games.gomoku_threats`. ``expired`` is the engine's poll of its
+        time limit and stop signal: the search gives up as soon as it answers ``True``."""
         if state[9] >= 0:
             return None
         horizon, vcf_budget, vct_budget = self.threat_budgets
         if not deep:
-            return gomoku_threats.vcf(self, state, budget=horizon)
-        line = gomoku_threats.vcf(self, state, budget=vcf_budget)
+            return gomoku_threats.vcf(self, state, horizon, expired)
+        line = gomoku_threats.vcf(self, state, vcf_budget, expired)
         if line is None:
-            line = gomoku_threats.vct(self, state, budget=vct_budget)
+            line = gomoku_threats.vct(self, state, vct_budget, expired)
         return line
 
     # ------------------------------------------------------------------ notation

@@ -17,11 +17,12 @@ leave the defender few answers, proven without leaving anything out:
 
 A line returned is the moves of both sides in order, the last making five; the
 defender's move in it is the answer that holds out longest within the search. A node
-budget bounds the work: when it runs out the search gives up (``None``), so the
-functions answer soundly or not at all. Positions proven to have no VCF within a number
-of fours are remembered by Zobrist key (side to move included: the attacker) from one
-VCF search to the next, since the engine asks at many similar positions; VCT remembers
-its failures for one search.
+budget bounds the work, and an ``expired`` callable (the engine's time limit and stop
+signal, asked at every node) can cut it short: either way the search gives up
+(``None``), so the functions answer soundly or not at all. Positions proven to have no
+VCF within a number of fours are remembered by Zobrist key (side to move included: the
+attacker) from one VCF search to the next, since the engine asks at many similar
+positions; VCT remembers its failures for one search.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from zerosum.games.gomoku import Gomoku, GomokuState
 
 __all__ = ["VCF_DEPTH", "VCT_DEPTH", "vcf", "vct"]
@@ -44,8 +47,8 @@ _FAILED_LIMIT = 1 << 16
 """Positions without a VCF remembered between searches before the memory is emptied."""
 
 
-class _OutOfBudgetError(Exception):
-    """Raised to abandon a search whose node budget is spent."""
+class _GiveUpError(Exception):
+    """Raised to abandon a search whose node budget is spent or whose time is up."""
 
 
 def _lowest(mask: int) -> int:
@@ -57,11 +60,17 @@ def _ordered(game: Gomoku, state: GomokuState, cells: int) -> list[int]:
     return game._ranked(state, cells, game.cells)
 
 
-def vcf(game: Gomoku, state: GomokuState, budget: int = 4_000) -> list[int] | None:
+def vcf(
+    game: Gomoku,
+    state: GomokuState,
+    budget: int = 4_000,
+    expired: Callable[[], bool] | None = None,
+) -> list[int] | None:
     """Return a victory by continuous fours for the side to move, or ``None``.
 
     The line holds the attacker's fours and the defender's forced blocks, in order, and
-    ends with the attacker's five; ``budget`` bounds the positions visited."""
+    ends with the attacker's five; ``budget`` bounds the positions visited, and the
+    search gives up as soon as ``expired()`` (asked at each of them) says so."""
     if state[9] >= 0:
         return None
     p = state[2]
@@ -87,8 +96,8 @@ def vcf(game: Gomoku, state: GomokuState, budget: int = 4_000) -> list[int] | No
         if failed.get(key, -1) >= depth:
             return None
         nodes += 1
-        if nodes > budget:
-            raise _OutOfBudgetError
+        if nodes > budget or (expired is not None and expired()):
+            raise _GiveUpError
         moves = four_cells(s, p)
         threats = five_cells(s, 1 - p)
         if threats:
@@ -115,16 +124,22 @@ def vcf(game: Gomoku, state: GomokuState, budget: int = 4_000) -> list[int] | No
 
     try:
         return attack(state, VCF_DEPTH)
-    except _OutOfBudgetError:
+    except _GiveUpError:
         return None
 
 
-def vct(game: Gomoku, state: GomokuState, budget: int = 12_000) -> list[int] | None:
+def vct(
+    game: Gomoku,
+    state: GomokuState,
+    budget: int = 12_000,
+    expired: Callable[[], bool] | None = None,
+) -> list[int] | None:
     """Return a victory by threes and fours for the side to move, or ``None``.
 
     The line holds the attacker's threats and the defender's answers, in order, and ends
     with the attacker's five; every answer of the defender was searched (see the module
-    docstring). ``budget`` bounds the positions visited."""
+    docstring). ``budget`` bounds the positions visited, and the search gives up as soon
+    as ``expired()`` (asked at each of them) says so."""
     if state[9] >= 0:
         return None
     p = state[2]
@@ -140,8 +155,8 @@ def vct(game: Gomoku, state: GomokuState, budget: int = 12_000) -> list[int] | N
     def count() -> None:
         nonlocal nodes
         nodes += 1
-        if nodes > budget:
-            raise _OutOfBudgetError
+        if nodes > budget or (expired is not None and expired()):
+            raise _GiveUpError
 
     def attack(s: GomokuState, depth: int) -> list[int] | None:
         wins = five_cells(s, p)
@@ -204,5 +219,5 @@ def vct(game: Gomoku, state: GomokuState, budget: int = 12_000) -> list[int] | N
 
     try:
         return attack(state, VCT_DEPTH)
-    except _OutOfBudgetError:
+    except _GiveUpError:
         return None

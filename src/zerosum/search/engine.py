@@ -36,8 +36,14 @@ that playing a game move after move reuses what it learnt; :meth:`Engine.reset` 
   the engine takes the fastest win and the slowest loss; mate-distance pruning trims
   windows that cannot be reached.
 * **Limits** on depth, nodes, time and a :class:`threading.Event`: the recursion polls
-  them every ``EngineOptions.poll_interval`` nodes (a counter compare per node) and
-  unwinds with an internal exception.
+  them every ``EngineOptions.poll_interval`` nodes (a counter compare per node), or
+  about every millisecond when there is a time limit or a stop signal and the game's
+  nodes are slow (gomoku's: 10 to 50 thousand a second), and unwinds with an internal
+  exception. The game's threat search polls the time and the stop signal itself
+  (``forced_win``'s ``expired``), so that no part of a search runs unpolled.
+  :meth:`Engine.search_window` takes limits too and raises :class:`SearchStopped` when
+  one strikes; :meth:`Engine.proven_move` then reads from the table the move that
+  proved a solver's lower bound.
 
 Every option can be switched off in :class:`EngineOptions`, so that two versions of the
 engine can be compared in a match.
@@ -70,16 +76,21 @@ Capabilities are looked up once, when the engine is made, never per node:
     the two hooks above in one call, for a game that finds both from the same work (the
     threats that make a move unsafe also bound the score); the engine then calls it in
     their place at every node.
-``forced_win(s, deep) -> line | None``
+``forced_win(s, deep, expired) -> line | None``
     the game's threat search (gomoku's victory by continuous fours, say): a forced win
     for the side to move as the moves of both sides, the last one winning, or ``None``.
     With ``deep=False`` it is asked at every horizon node before ``evaluate`` and must be
     cheap; a line found there scores as a win in ``len(line)`` plies. With ``deep=True``
     it is asked once at the root of each search (without ``multipv``) and may spend more,
-    within a budget small against a move's time, since the engine cannot interrupt it; a
-    line found there ends the search with one report whose principal variation is the
-    line. A threat search proves wins it finds, not their distance, so these scores are
-    not guaranteed to be the fastest win (:attr:`EngineOptions.threats` switches it off).
+    within a budget small against a move's time; a line found there ends the search
+    with one report whose principal variation is the line. ``expired`` is ``None`` when
+    the search has no time limit or stop signal, else a callable telling whether one has
+    struck: the threat search should call it every few of its own nodes and give up
+    (``None``) when it answers ``True``, as it does when its budget runs out. A hook of
+    the older form ``forced_win(s, deep)`` still works (found once, when the engine is
+    made) but cannot be interrupted. A threat search proves wins it finds, not their
+    distance, so these scores are not guaranteed to be the fastest win
+    (:attr:`EngineOptions.threats` switches it off).
 
 ``winning_action``, ``non_losing_actions`` and ``score_bounds`` are the solving hooks
 (:attr:`EngineOptions.solver_hooks`); a game that offers them should make them cheap,
@@ -88,11 +99,12 @@ since they run at every interior node.
 
 from __future__ import annotations
 
+import inspect
 import time
 from collections import defaultdict
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from zerosum.game import (
     INFINITY,
@@ -105,7 +117,15 @@ from zerosum.game import (
     is_win_score,
 )
 from zerosum.search.reference import SearchDepthError
-from zerosum.search.table import DEPTH_END, EXACT, LOWER, MIX, UPPER, TranspositionTable
+from zerosum.search.table import (
+    DEPTH_END,
+    EXACT,
+    LOWER,
+    MIX,
+    UPPER,
+    TableEntry,
+    TranspositionTable,
+)
 
 __all__ = [
     "Engine",
@@ -114,6 +134,8 @@ __all__ = [
     "EngineStats",
     "Limits",
     "Report",
+    "SearchStopped",
+    "StopReason",
     "StopSignal",
     "WindowResult",
 ]
@@ -123,6 +145,9 @@ _NO_POLL = 1 << 62
 
 _NO_KILLERS = (None,) * (MAX_PLY + 2)
 """The killer slots of every ply, empty: copied over the killer lists at each search."""
+
+_POLL_SECONDS = 0.001
+"""How often a search with a time limit or a stop signal aims to poll them, in seconds."""
 
 _HISTORY_DEPTH_CAP = 64
 """Drafts above this (searches to the end) all earn the same history bonus."""
@@ -147,8 +172,29 @@ class StopSignal(Protocol):
         ...
 
 
+StopReason = Literal["stop", "time", "nodes"]
+"""Which limit ended a search: the stop signal, the time or the node count."""
+
+
 class _LimitReachedError(Exception):
-    """Raised inside the recursion to unwind it when a limit is reached."""
+    """Raised inside the recursion to unwind it when a limit is reached; ``reason`` says
+    which."""
+
+    def __init__(self, reason: StopReason) -> None:
+        super().__init__(reason)
+        self.reason: StopReason = reason
+
+
+class SearchStopped(Exception):  # noqa: N818 - a search result, not an error
+    """A limit ended :meth:`Engine.search_window` before it finished.
+
+    ``reason`` is ``"stop"`` (the stop signal), ``"time"`` or ``"nodes"``; ``nodes`` the
+    nodes searched until then. The table keeps what the finished subtrees proved."""
+
+    def __init__(self, reason: StopReason, nodes: int) -> None:
+        super().__init__(f"search stopped by its {reason} limit after {nodes} nodes")
+        self.reason: StopReason = reason
+        self.nodes = nodes
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +229,9 @@ class EngineOptions:
     first, then the rest by history, ties in the game's order) before the game's order.
     ``table_size`` bounds the transposition table (entries); ``aspiration_window`` is
     the first half-width of the window around the previous score, in the game's units;
-    ``poll_interval`` is how many nodes pass between two checks of the limits;
+    ``poll_interval`` is how many nodes pass between two checks of the limits (at most:
+    a search with a time limit or a stop signal checks them about every millisecond,
+    fewer nodes apart in a game whose nodes are slow);
     ``threats`` lets the game's ``forced_win`` threat search run; ``null_nodes`` lets a
     null-window search to the end (a solver's probe) run the lean node made for it, which
     visits the same tree as the general one, faster."""
@@ -287,10 +335,17 @@ class _Searcher:
     """One search's state and its recursive functions, built as closures for speed.
 
     The counters live in the closure (cell variables are fast to read and write); the
-    bound methods of the game, the table slots and every switch are bound once here."""
+    bound methods of the game, the table slots and every switch are bound once here.
+    ``deadline`` is a :func:`time.perf_counter` time, ``node_limit`` a count of this
+    searcher's nodes, ``tick`` a callable given the nodes searched at every poll."""
 
     def __init__(
-        self, engine: Engine, deadline: float | None, node_limit: int | None, stop: Any
+        self,
+        engine: Engine,
+        deadline: float | None,
+        node_limit: int | None,
+        stop: StopSignal | None,
+        tick: Callable[[int], None] | None = None,
     ) -> None:
         caps = engine._caps
         options = engine.options
@@ -340,7 +395,6 @@ class _Searcher:
         wt = WIN_THRESHOLD
         # a table below its capacity grows at the polls, so they run even without limits
         growable = table is not None and len(slots) < table.capacity
-        unlimited = deadline is None and node_limit is None and stop is None and not growable
 
         # searches to the end with a null window take null_node, made for them: it needs
         # the hooks that rule out a win at once (winning_action at its root, the safe
@@ -354,7 +408,17 @@ class _Searcher:
             and not reorder
         )
         nodes = 0
-        next_poll = _NO_POLL if unlimited else min(interval, node_limit or interval)
+        base = 0  # the node count when the limits were set
+        next_poll = _NO_POLL
+        # the table grows at polls every interval nodes, however the limits are polled,
+        # so that they never change the tree searched
+        grow_at = interval
+        # polls with a clock are paced by time: the nodes between two (at most interval,
+        # from one at the start) and when and at which count the last one was
+        step = interval
+        polled_at = 0.0
+        polled_nodes = 0
+        threat_poll: Callable[[], bool] | None = None
         horizon = 0
         seldepth = 0
         cutoffs = 0
@@ -362,20 +426,72 @@ class _Searcher:
         probes = 0
 
         def poll() -> None:
-            nonlocal next_poll, slots, mask, shift, growable
-            if growable and table.grow():  # type: ignore[union-attr]
-                slots, mask, shift = table.slots, table.mask, table.shift  # type: ignore[union-attr]
-                growable = len(slots) < table.capacity  # type: ignore[union-attr]
+            nonlocal slots, mask, shift, growable, grow_at, step, polled_at, polled_nodes
+            if growable and nodes >= grow_at:
+                grow_at = nodes + interval
+                if table.grow():  # type: ignore[union-attr]
+                    slots, mask, shift = table.slots, table.mask, table.shift  # type: ignore[union-attr]
+                    growable = len(slots) < table.capacity  # type: ignore[union-attr]
             if stop is not None and stop.is_set():
-                raise _LimitReachedError
-            if deadline is not None and time.perf_counter() >= deadline:
-                raise _LimitReachedError
-            if node_limit is not None:
-                if nodes >= node_limit:
-                    raise _LimitReachedError
-                next_poll = min(nodes + interval, node_limit)
+                raise _LimitReachedError("stop")
+            if threat_poll is not None:  # set when there is a deadline or a stop signal
+                now = time.perf_counter()
+                if deadline is not None and now >= deadline:
+                    raise _LimitReachedError("time")
+                # a node of gomoku costs a hundred of connect four: aim the next poll
+                # _POLL_SECONDS ahead at the speed since the last one, doubling at most
+                spent = now - polled_at
+                done = nodes - polled_nodes
+                if spent > 0 and done * _POLL_SECONDS < step * spent:
+                    step = max(1, int(done * _POLL_SECONDS / spent))
+                elif step < interval:
+                    step = min(interval, 2 * step)
+                polled_at, polled_nodes = now, nodes
+            if tick is not None:
+                tick(nodes - base)
+            if node_limit is not None and nodes >= node_limit:
+                raise _LimitReachedError("nodes")
+            schedule()
+
+        def schedule() -> None:
+            """Set the node count of the next poll: ``step`` nodes on when there are
+            limits or a tick, the next growth check of the table, or the node limit,
+            whichever comes first."""
+            nonlocal next_poll
+            polled = node_limit is not None or threat_poll is not None or tick is not None
+            upcoming = nodes + step if polled else _NO_POLL
+            if growable and grow_at < upcoming:
+                upcoming = grow_at
+            if node_limit is not None and node_limit < upcoming:
+                upcoming = node_limit
+            next_poll = upcoming
+
+        def expired() -> bool:
+            """Tell whether the time is up or the stop signal set: the threat search's poll."""
+            return (stop is not None and stop.is_set()) or (
+                deadline is not None and time.perf_counter() >= deadline
+            )
+
+        def limit(
+            new_deadline: float | None,
+            new_nodes: int | None,
+            new_stop: StopSignal | None,
+            new_tick: Callable[[int], None] | None,
+        ) -> None:
+            """Set the limits of the next search: a deadline, ``new_nodes`` more nodes, a
+            stop signal, a callable told the nodes searched at every poll."""
+            nonlocal deadline, node_limit, stop, tick, base, threat_poll
+            nonlocal step, polled_at, polled_nodes
+            deadline, stop, tick, base = new_deadline, new_stop, new_tick, nodes
+            node_limit = None if new_nodes is None else nodes + new_nodes
+            if deadline is not None or stop is not None:
+                threat_poll = expired
+                # from the first node: a signal set before the search stops it at once
+                step, polled_at, polled_nodes = 1, time.perf_counter(), nodes
             else:
-                next_poll = nodes + interval
+                threat_poll = None
+                step = interval  # no clock to pace the polls by
+            schedule()
 
         def missing_evaluate(state: Any) -> MissingCapabilityError:
             return MissingCapabilityError(
@@ -458,7 +574,7 @@ class _Searcher:
             if depth <= 0:
                 horizon += 1
                 if forced is not None:
-                    line = forced(state, False)
+                    line = forced(state, False, threat_poll)
                     if line:
                         if pv_node:
                             pv_lines[ply] = tuple(line)
@@ -768,6 +884,9 @@ class _Searcher:
             histories[1].clear()
             return True
 
+        limit(deadline, node_limit, stop, tick)
+        self.limit = limit
+        self.expired = expired
         self.root = root
         self.renew = renew
         self.window = window
@@ -787,7 +906,7 @@ class _Capabilities:
     nonlosing: Callable[[Any], Sequence[Any]] | None
     bounds: Callable[[Any], tuple[int, int]] | None
     safe: Callable[[Any], tuple[Sequence[Any], tuple[int, int]]] | None
-    forced: Callable[[Any, bool], Sequence[Any] | None] | None
+    forced: Callable[[Any, bool, Callable[[], bool] | None], Sequence[Any] | None] | None
 
 
 _OPEN_BOUNDS = (-INFINITY, INFINITY)
@@ -814,6 +933,28 @@ def _paired_hooks(
     return lambda state: (nonlosing(state), bounds(state))
 
 
+def _threat_search(
+    game: Any,
+) -> Callable[[Any, bool, Callable[[], bool] | None], Sequence[Any] | None] | None:
+    """The game's ``forced_win`` hook taking ``(state, deep, expired)``: the hook itself,
+    or for a hook of the older form ``(state, deep)`` a wrapper that drops ``expired``;
+    ``None`` for a game without one."""
+    hook: Callable[..., Sequence[Any] | None] | None = getattr(game, "forced_win", None)
+    if hook is None:
+        return None
+    parameters: list[inspect.Parameter] | None
+    try:
+        parameters = list(inspect.signature(hook).parameters.values())
+    except (TypeError, ValueError):  # no signature to read (a builtin): the older form
+        parameters = None
+    if parameters is not None and (
+        len(parameters) >= 3 or any(p.kind is p.VAR_POSITIONAL for p in parameters)
+    ):
+        return hook
+    two_argument = hook
+    return lambda state, deep, expired: two_argument(state, deep)
+
+
 class Engine:
     """The production search for one game; it keeps its table from search to search.
 
@@ -826,6 +967,7 @@ class Engine:
         "_killers",
         "_pv_lines",
         "_window",
+        "_window_limited",
         "game",
         "options",
         "table",
@@ -846,7 +988,7 @@ class Engine:
             nonlosing=nonlosing,
             bounds=bounds,
             safe=_paired_hooks(game, nonlosing, bounds),
-            forced=getattr(game, "forced_win", None) if options.threats else None,
+            forced=_threat_search(game) if options.threats else None,
         )
         self.table = TranspositionTable(options.table_size) if options.use_table else None
         self._keyable = self._caps.key is not None
@@ -859,6 +1001,7 @@ class Engine:
         # small null-window searches, and building the closures cost 30 us each (more
         # than a whole end-game probe of connect four)
         self._window: _Searcher | None = None
+        self._window_limited = False
 
     def __repr__(self) -> str:
         return f"Engine({self.game.info.name!r}, {self.options!r})"
@@ -896,16 +1039,42 @@ class Engine:
         if not moves:
             ordered = caps.ordered
             moves = list(ordered(state) if ordered is not None else game.actions(state))
-        table = self.table
-        if table is not None and len(moves) > 1:
-            self._prepare(state)
-            if self._keyable:
-                key = self._caps.key(state) if self._caps.key is not None else state
-                entry = table.probe(key)
-                if entry is not None and entry.move in moves:
-                    moves.remove(entry.move)
-                    moves.insert(0, entry.move)
+        if len(moves) > 1:
+            entry = self._table_entry(state)
+            if entry is not None and entry.move in moves:
+                moves.remove(entry.move)
+                moves.insert(0, entry.move)
         return moves
+
+    def _table_entry(self, state: Any) -> TableEntry | None:
+        """The table's entry for ``state`` as a root, if it holds one."""
+        table = self.table
+        if table is None:
+            return None
+        self._prepare(state)
+        if not self._keyable:
+            return None
+        return table.probe(self._caps.key(state) if self._caps.key is not None else state)
+
+    def proven_move(self, state: Any, score: int) -> Any:
+        """Return a move the table proves worth at least ``score`` at ``state``, or ``None``.
+
+        ``score`` is in engine units with ``state`` as the root. The proof is an entry
+        of a search to the end of every line that failed high or was exact with that
+        move (the move a solver's probe found); there is none when ``state`` was not
+        searched so, or its entry was replaced since."""
+        entry = self._table_entry(state)
+        if (
+            entry is None
+            or entry.depth < DEPTH_END
+            or entry.flag == UPPER
+            or entry.value < score
+            or entry.move is None
+            or self.game.is_terminal(state)
+            or entry.move not in self.game.actions(state)
+        ):
+            return None
+        return entry.move
 
     # ------------------------------------------------------------------ searching
 
@@ -934,8 +1103,18 @@ class Engine:
             hashfull = table.fill_permille() if table is not None else 0
             return EngineStats(0, 0, 0, 0, 0, 0, 0.0, hashfull, True, False)
         self._prepare(state)
+        deadline = start + limits.time if limits.time is not None else None
+        searcher = _Searcher(self, deadline, limits.nodes, limits.stop)
         forced = self._caps.forced
-        line = forced(state, True) if forced is not None and not multipv else None
+        line = None
+        if forced is not None and not multipv:
+            timed = deadline is not None or limits.stop is not None
+            line = forced(state, True, searcher.expired if timed else None)
+            if not line and timed and searcher.expired():
+                # the threat search gave up at the limit: nothing completed
+                elapsed = time.perf_counter() - start
+                hashfull = table.fill_permille() if table is not None else 0
+                return EngineStats(0, 0, 0, 0, 0, 0, elapsed, hashfull, False, True)
         if line:
             elapsed = time.perf_counter() - start
             yield Report(
@@ -953,8 +1132,6 @@ class Engine:
             return EngineStats(0, 0, 0, 0, len(line), len(line), elapsed, 0, False, False)
         if table is not None:
             table.new_search()
-        deadline = start + limits.time if limits.time is not None else None
-        searcher = _Searcher(self, deadline, limits.nodes, limits.stop)
         # shallow iterations only serve to stop early with an answer: a game without
         # evaluate cannot give one
         last_depth = limits.depth if limits.depth is not None else MAX_PLY
@@ -1091,22 +1268,53 @@ class Engine:
         return EngineResult(moves[0] if moves else None, None, (), None, stats)
 
     def search_window(
-        self, state: Any, alpha: int, beta: int, *, depth: int | None = None, ply: int = 0
+        self,
+        state: Any,
+        alpha: int,
+        beta: int,
+        *,
+        depth: int | None = None,
+        ply: int = 0,
+        limits: Limits | None = None,
+        progress: Callable[[int], None] | None = None,
     ) -> WindowResult:
         """Search ``state`` once with the window ``(alpha, beta)``, fail-soft.
 
         ``depth`` defaults to the end of every line. ``ply`` says how far from the root
         of the caller's search ``state`` lies, so that win scores come out in the caller's
         units (a solver checks each root move with ``ply=1``). The table is kept and
-        used; this is the building block of null-window solvers (MTD)."""
+        used; this is the building block of null-window solvers (MTD).
+
+        ``limits`` (time, nodes and stop signal; the depth is ``depth``) bound this one
+        search: when one strikes it raises :class:`SearchStopped`, the table keeping
+        what the finished subtrees proved. ``progress`` is told the nodes searched so
+        far at every poll of the limits (every :attr:`EngineOptions.poll_interval`
+        nodes), for a caller showing a long search live."""
         if alpha >= beta:
             raise ValueError(f"empty window ({alpha}, {beta}): alpha must be below beta")
         self._prepare(state)
         searcher = self._window
         if searcher is None or not searcher.renew():
             searcher = self._window = _Searcher(self, None, None, None)
+            self._window_limited = False
+        if limits is not None or progress is not None:
+            if limits is None:
+                searcher.limit(None, None, None, progress)
+            elif limits.depth is not None:
+                raise ValueError(
+                    f"search_window takes its depth as depth=, not as a limit ({limits.depth})"
+                )
+            else:
+                deadline = time.perf_counter() + limits.time if limits.time is not None else None
+                searcher.limit(deadline, limits.nodes, limits.stop, progress)
+            self._window_limited = True
+        elif self._window_limited:  # the last window search had limits: lift them
+            searcher.limit(None, None, None, None)
+            self._window_limited = False
         # the counters of a kept searcher run on: this search's share is the difference
         nodes0, _, hits0, probes0, _, _ = searcher.counts()
+        stopped: StopReason | None = None
+        score = 0
         try:
             score = searcher.window(
                 state, depth if depth is not None else DEPTH_END, alpha, beta, ply
@@ -1116,10 +1324,14 @@ class Engine:
                 f"game {self.game.info.name!r} has a line deeper than Python's recursion "
                 f"limit; the engine cannot search it"
             ) from None
+        except _LimitReachedError as reached:
+            stopped = reached.reason
         nodes, _, hits, probes, seldepth, _ = searcher.counts()
         self._dirty_plies = seldepth + 2
         if self.table is not None:
             self.table.hits += hits - hits0
             self.table.probes += probes - probes0
+        if stopped is not None:
+            raise SearchStopped(stopped, nodes - nodes0)
         pv = searcher.pv_lines[ply] if beta - alpha > 1 else ()
         return WindowResult(score, pv, nodes - nodes0)

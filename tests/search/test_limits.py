@@ -1,0 +1,115 @@
+"""The engine keeps its time limit and its stop signal on every registered game.
+
+Each game of the registry is searched from a few positions after random openings (fixed
+seeds) under a short time limit, and under a stop signal set from another thread; the
+search must return soon after either. The bound is generous, for a loaded two-core
+machine: the measured overruns are in ``bench/limits.py`` (target: under 20 ms). Gomoku
+is also searched with its threat search given budgets that take it seconds, which must
+give up at the limit as the rest of the search does."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from zerosum.arena import OpeningError, random_openings
+from zerosum.game import play
+from zerosum.games import registry
+from zerosum.games.gomoku import Gomoku
+from zerosum.search.engine import Engine, Limits
+
+LIMIT = 0.04
+"""The time limit of each search, in seconds."""
+
+SLACK = 0.25
+"""How late a search may return, in seconds: generous, for a loaded machine."""
+
+
+def positions(game: Any, count: int = 3, plies: int = 10) -> list[Any]:
+    """``count`` positions after random openings of ``plies`` plies (fewer where the game
+    keeps ending sooner), from fixed seeds."""
+    while True:
+        try:
+            openings = random_openings(game, plies, count, seed=15)
+            break
+        except OpeningError:
+            plies //= 2
+    found = []
+    for opening in openings:
+        state = game.initial_state()
+        for move in opening:
+            state = play(game, state, move)
+        found.append(state)
+    return found
+
+
+def stop_delay(engine: Engine, state: Any, after: float) -> tuple[float, Any]:
+    """Search ``state`` in a thread with only a stop signal, set ``after`` seconds in;
+    return the seconds from the signal to the search's return, and its result."""
+    stop = threading.Event()
+    found: list[Any] = []
+    thread = threading.Thread(target=lambda: found.append(engine.search(state, Limits(stop=stop))))
+    thread.start()
+    time.sleep(after)
+    stop.set()
+    set_at = time.perf_counter()
+    thread.join(timeout=30)
+    assert not thread.is_alive()
+    return time.perf_counter() - set_at, found[0]
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_every_game_returns_soon_after_a_short_time_limit(name: str) -> None:
+    game = registry.make(name)
+    engine = Engine(game)
+    for state in positions(game):
+        start = time.perf_counter()
+        result = engine.search(state, Limits(time=LIMIT))
+        elapsed = time.perf_counter() - start
+        assert elapsed < LIMIT + SLACK, (name, game.format_state(state), elapsed)
+        assert result.best_move in game.actions(state)
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_every_game_returns_soon_after_the_stop_signal(name: str) -> None:
+    game = registry.make(name)
+    for state in positions(game):
+        delay, result = stop_delay(Engine(game), state, LIMIT)
+        assert delay < SLACK, (name, game.format_state(state), delay)
+        assert result.best_move in game.actions(state)
+
+
+# after these 20 random moves no side has a forced win, and a root threat search with
+# unbounded budgets takes about 7 s to be sure of it
+UNDECIDED = "m6 c14 c3 i3 f10 l13 b11 e5 b9 i5 c2 a9 a3 c12 n14 c10 d7 k12 f12 h4"
+
+
+def long_threat_search() -> tuple[Gomoku, Any]:
+    """Gomoku whose root threat search takes seconds, and the position where it does."""
+    game = Gomoku()
+    game.threat_budgets = (20, 10**7, 10**7)
+    state = game.initial_state()
+    for move in UNDECIDED.split():
+        state = play(game, state, move)
+    return game, state
+
+
+def test_the_gomoku_threat_search_gives_up_at_the_time_limit() -> None:
+    game, state = long_threat_search()
+    start = time.perf_counter()
+    result = Engine(game).search(state, Limits(time=LIMIT))
+    elapsed = time.perf_counter() - start
+    assert elapsed < LIMIT + SLACK, elapsed
+    assert result.stats.stopped
+    assert result.best_move in game.actions(state)
+
+
+def test_the_gomoku_threat_search_gives_up_at_the_stop_signal() -> None:
+    game, state = long_threat_search()
+    delay, result = stop_delay(Engine(game), state, LIMIT)
+    assert delay < SLACK, delay
+    assert result.stats.stopped
+    assert result.best_move in game.actions(state)
