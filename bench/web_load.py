@@ -7,7 +7,13 @@ through the streaming search endpoint. It reports errors (the target is 0) and t
 latency of the non-search requests (new game, move, state), whose 95th percentile is
 what a person feels while others' searches run.
 
-    .venv/bin/python bench/web_load.py [--sessions 100] [--pool process|thread]
+It is also the overload case: with more sessions than the engine's line holds (twice
+the workers by default, ``--queue``), searches are refused with 503 and a Retry-After
+header; the script waits as told and asks again, and reports how many were refused
+(every refusal must carry Retry-After; one without counts as an error). The server runs
+with ``--per-address 0``, since every session comes from 127.0.0.1.
+
+    .venv/bin/python bench/web_load.py [--sessions 100] [--pool process|thread] [--queue N]
 
 Traffic goes only to 127.0.0.1; every request has a timeout and the whole run a deadline.
 """
@@ -44,6 +50,7 @@ class Tally:
         self.latencies: list[float] = []
         self.searches: list[float] = []
         self.errors: list[str] = []
+        self.refused = 0
         self.games = 0
         self.outcomes: dict[str, int] = {}
 
@@ -58,23 +65,32 @@ async def timed(tally: Tally, call: Any) -> httpx.Response:
 async def engine_move(client: httpx.AsyncClient, session: str, tally: Tally) -> Any:
     start = time.perf_counter()
     state = None
-    async with client.stream(
-        "POST", f"/api/sessions/{session}/search", json={"purpose": "move"}
-    ) as response:
-        if response.status_code != 200:
-            raise RuntimeError(f"search: {response.status_code} {await response.aread()!r}")
-        kind = ""
-        async for line in response.aiter_lines():
-            if line.startswith("event:"):
-                kind = line[6:].strip()
-            elif line.startswith("data:") and kind in ("done", "error"):
-                data = json.loads(line[5:])
-                if kind == "error":
-                    raise RuntimeError(f"search error: {data}")
-                state = data["state"]
+    while state is None:
+        async with client.stream(
+            "POST", f"/api/sessions/{session}/search", json={"purpose": "move"}
+        ) as response:
+            if response.status_code == 503:  # the engine's line is full: wait as told
+                await response.aread()
+                wait = response.headers.get("retry-after")
+                if wait is None:
+                    raise RuntimeError("search: 503 without Retry-After")
+                tally.refused += 1
+                await asyncio.sleep(int(wait))
+                continue
+            if response.status_code != 200:
+                raise RuntimeError(f"search: {response.status_code} {await response.aread()!r}")
+            kind = ""
+            async for line in response.aiter_lines():
+                if line.startswith("event:"):
+                    kind = line[6:].strip()
+                elif line.startswith("data:") and kind in ("done", "error"):
+                    data = json.loads(line[5:])
+                    if kind == "error":
+                        raise RuntimeError(f"search error: {data}")
+                    state = data["state"]
+            if state is None:
+                raise RuntimeError("search stream ended without a done event")
     tally.searches.append(time.perf_counter() - start)
-    if state is None:
-        raise RuntimeError("search stream ended without a done event")
     return state
 
 
@@ -128,13 +144,16 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=0.05, help="engine seconds per move")
     parser.add_argument("--pool", choices=("process", "thread"), default="process")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--queue", type=int, help="searches waiting (default: the server's)")
     parser.add_argument("--timeout", type=float, default=60.0, help="per request, seconds")
     parser.add_argument("--deadline", type=float, default=600.0, help="whole run, seconds")
     args = parser.parse_args()
 
     port = free_port()
     command = [sys.executable, "-m", "zerosum.cli", "serve", "--port", str(port)]
-    command += ["--pool", args.pool, "--workers", str(args.workers)]
+    command += ["--pool", args.pool, "--workers", str(args.workers), "--per-address", "0"]
+    if args.queue is not None:
+        command += ["--queue", str(args.queue)]
     server = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     base = f"http://127.0.0.1:{port}"
     try:
@@ -166,6 +185,7 @@ def main() -> int:
     )
     print(f"outcomes for the random players: {tally.outcomes}")
     print(f"errors: {len(tally.errors)}")
+    print(f"searches refused while the engine's line was full (503, Retry-After): {tally.refused}")
     for line in tally.errors[:10]:
         print(f"  {line}")
     if lat:

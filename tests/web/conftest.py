@@ -8,7 +8,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -34,8 +35,10 @@ CHROMIUM_FLAGS = [
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    """The app in this process, with its real process pool of one worker."""
-    with TestClient(create_app(workers=1, capacity=50)) as test_client:
+    """The app in this process, with its real process pool of one worker; every test of
+    a module plays as one browser, so the limits per browser and address are lifted."""
+    app = create_app(workers=1, capacity=500, per_owner=500, per_address=None)
+    with TestClient(app) as test_client:
         yield test_client
 
 
@@ -46,12 +49,12 @@ def free_port() -> int:
         return port
 
 
-@pytest.fixture(scope="session")
-def server() -> Iterator[str]:
-    """A real ``zerosum serve`` on a free loopback port; yields its base URL."""
+@contextmanager
+def running_server(*options: str) -> Iterator[str]:
+    """Run ``zerosum serve`` with ``options`` on a free loopback port; yield its base URL."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "zerosum.cli", "serve", "--port", str(port), "--workers", "1"],
+        [sys.executable, "-m", "zerosum.cli", "serve", "--port", str(port), *options],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -80,6 +83,21 @@ def server() -> Iterator[str]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[str]:
+    """A real ``zerosum serve`` with one engine worker; yields its base URL."""
+    with running_server("--workers", "1") as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
+def busy_server() -> Iterator[str]:
+    """A real ``zerosum serve`` that is easy to keep busy: one engine worker, one search
+    waiting at most, searches of up to a minute; yields its base URL."""
+    with running_server("--workers", "1", "--queue", "1", "--max-think", "60") as base:
+        yield base
 
 
 def chromium_path() -> str | None:
@@ -111,10 +129,10 @@ def browser() -> Iterator[Any]:
             launched.close()
 
 
-@pytest.fixture
-def page(browser: Any, server: str) -> Iterator[Any]:
-    """A fresh browser context (its own cookies) on the app's page, with its console
-    errors collected in ``page.errors``."""
+@contextmanager
+def page_on(browser: Any, base: str) -> Iterator[Any]:
+    """A fresh browser context (its own cookies) on the app's page at ``base``, with its
+    console errors collected in ``page.errors``."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     tab = context.new_page()
     tab.errors = []
@@ -122,12 +140,25 @@ def page(browser: Any, server: str) -> Iterator[Any]:
     tab.on(
         "console", lambda message: tab.errors.append(message.text) if message.type == "error" else 0
     )
-    tab.goto(server)
+    tab.goto(base)
     tab.wait_for_selector("body[data-ready=true]")
     try:
         yield tab
     finally:
         context.close()
+
+
+@pytest.fixture
+def page(browser: Any, server: str) -> Iterator[Any]:
+    """The app's page in a fresh browser context, against :func:`server`."""
+    with page_on(browser, server) as tab:
+        yield tab
+
+
+@pytest.fixture
+def open_page(browser: Any) -> Callable[[str], AbstractContextManager[Any]]:
+    """Open the app's page at a base URL, in a fresh browser context: a context manager."""
+    return lambda base: page_on(browser, base)
 
 
 @pytest.fixture(scope="session")

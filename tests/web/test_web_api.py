@@ -69,7 +69,9 @@ def test_every_registered_game_plays_an_engine_move(client: TestClient, name: st
     assert done["applied"] is True
     after = done["state"]
     assert [m["text"] for m in after["moves"]] == [done["move"]]
-    assert done["move"] in view["legal"]
+    # the legal list may be cut (gomoku has 225 moves); the board's targets never are
+    targets = view["board"]["targets"].values() if view["board"] else view["legal"]
+    assert done["move"] in targets
     assert after["moves"][0]["by"] == "engine"
 
 
@@ -102,11 +104,13 @@ def test_engine_streams_reports_then_moves(client: TestClient) -> None:
     kinds = [kind for kind, _ in events]
     assert kinds[0] == "start" and kinds[-1] == "done"
     assert set(kinds[1:-1]) == {"report"}
-    depths = [data["depth"] for kind, data in events if kind == "report"]
+    reports = [data for kind, data in events if kind == "report"]
+    depths = [data["depth"] for data in reports]
     assert depths == sorted(depths) and depths
     last = events[-2][1]
     assert last["solved"] is True  # tic-tac-toe is solved in a blink
-    assert last["score_text"] == "0"  # a draw with best play
+    assert last["score_text"] == "draw"  # a draw with best play, proved
+    assert all(data["depth_text"].endswith(("ply", "plies", "to the end")) for data in reports)
     assert events[-1][1]["move"] == last["pv"][0]
     after = client.get(f"/api/sessions/{view['id']}").json()
     assert after["turn"] == "human"
@@ -193,16 +197,6 @@ def test_games_of_one_browser_are_invisible_to_another(client: TestClient) -> No
         client.cookies.update(mine)
     assert client.get(f"/api/sessions/{view['id']}").json()["moves"] == []
     error_of(client.get(f"/api/sessions/{stranger['id']}"), 404)
-
-
-def test_the_store_drops_the_oldest_games() -> None:
-    with TestClient(create_app(workers=1, pool="thread", capacity=3)) as small:
-        ids = [new_game(small)["id"] for _ in range(5)]
-        for gone in ids[:2]:
-            error_of(small.get(f"/api/sessions/{gone}"), 404)
-        for kept in ids[2:]:
-            assert small.get(f"/api/sessions/{kept}").status_code == 200
-        assert small.get("/api/health").json()["sessions"] == 3
 
 
 # --------------------------------------------------------------------------- bad input

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
+
+import httpx
+
+WORDS = re.compile(r"^((win|loss) in \d+ pl(y|ies)|draw|(eval )?[+-]\d+ \w+)$")
+"""How the page writes an engine score: never the engine's raw number."""
 
 
 def test_tictactoe_played_to_the_end_with_hints_is_a_draw(page: Any, artifacts: Path) -> None:
@@ -26,7 +34,12 @@ def test_tictactoe_played_to_the_end_with_hints_is_a_draw(page: Any, artifacts: 
     # the hints play perfectly and so does the engine: it does not lose, nor does the person
     assert page.get_attribute("#result", "data-outcome") == "draw"
     assert page.locator("#move-list li").count() == 9
-    assert page.text_content("#an-depth") != "–"  # the engine's reports reached the page
+    # the engine's reports reached the page, written in words
+    assert re.fullmatch(r"\d+ pl(y|ies)|to the end", page.text_content("#an-depth") or "")
+    assert WORDS.match(page.text_content("#an-score") or "")
+    for row in page.locator("#depth-rows tr").all():
+        cells = row.locator("td").all_text_contents()
+        assert WORDS.match(cells[1]) and not cells[0].isdigit()
     assert page.errors == []
 
 
@@ -82,3 +95,60 @@ def test_gomoku_is_played_by_clicking_the_board(page: Any, artifacts: Path) -> N
     # the engine's stone took its cell: no longer a place to click
     assert page.locator(f"#board .cell[data-move='{moves[1]}']").count() == 0
     assert page.errors == []
+
+
+def test_a_maze_file_is_uploaded_and_played(page: Any, artifacts: Path) -> None:
+    page.select_option("#game-select", "maze")
+    assert page.is_visible("#game-file")
+    assert "file" not in (page.get_attribute("#game-options", "placeholder") or "")
+    maze = {"name": "tiny.txt", "mimeType": "text/plain", "buffer": b"..#\n@..\n...\n"}
+    page.set_input_files("#game-file", files=[maze])
+    page.click("#new-game")
+    page.wait_for_selector("#legal button[data-move]")
+    assert "3x3" in (page.text_content("#game-title") or "")
+    assert "@" in (page.text_content("#board-text") or "")
+    page.click("#legal button[data-move='a3']")  # the figure's only move: then it is stuck
+    page.wait_for_selector("#result:not([hidden])")
+    page.screenshot(path=str(artifacts / "play-maze-upload.png"), full_page=True)
+    assert page.get_attribute("#result", "data-outcome") == "win"
+    assert page.errors == []
+
+
+def test_a_file_named_in_the_options_is_refused(page: Any) -> None:
+    page.select_option("#game-select", "maze")
+    page.fill("#game-options", "file=/etc/passwd")
+    page.click("#new-game")
+    page.wait_for_selector("#error:not([hidden])")
+    message = page.text_content("#error-text") or ""
+    assert "names a file on this machine" in message and "root:" not in message
+
+
+def test_the_page_shows_its_place_in_line(
+    open_page: Callable[[str], AbstractContextManager[Any]], busy_server: str, artifacts: Path
+) -> None:
+    # another visitor's search takes the only engine worker for up to a minute
+    game = {"game": "gomoku", "side": 1, "think": 60}
+    with httpx.Client(base_url=busy_server, timeout=30) as other:
+        theirs = other.post("/api/sessions", json=game).json()["id"]
+        try:
+            with other.stream("POST", f"/api/sessions/{theirs}/search", json={}) as busy:
+                lines = busy.iter_lines()  # held: dropping it closes the stream
+                assert next(lines).startswith("event: start")
+                with open_page(busy_server) as page:
+                    page.fill("#think-input", "0.3")
+                    page.select_option("#game-select", "gomoku")
+                    page.select_option("#side-select", "1")
+                    page.click("#new-game")
+                    page.wait_for_function(
+                        "() => document.querySelector('#status').textContent"
+                        ".includes('Waiting for the engine: 1st in line')"
+                    )
+                    page.screenshot(path=str(artifacts / "play-queued.png"), full_page=True)
+                    busy.close()  # the other visitor leaves: the page's search runs
+                    page.wait_for_function(
+                        "() => document.querySelectorAll('#move-list li').length === 1"
+                    )
+                    assert "in line" not in (page.text_content("#status") or "")
+                    assert page.errors == []
+        finally:
+            other.delete(f"/api/sessions/{theirs}")

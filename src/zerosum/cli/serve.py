@@ -1,4 +1,8 @@
-"""``zerosum serve``: the browser app, on uvicorn."""
+"""``zerosum serve``: the browser app, on uvicorn.
+
+It needs the ``web`` extra (FastAPI, uvicorn); without it the command says how to
+install it, from a checkout (``pip install -e '.[web]'``) or from the package index
+(``pip install 'zerosum[web]'``)."""
 
 from __future__ import annotations
 
@@ -38,6 +42,18 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "--max-think", type=_seconds, default=10.0, help="cap on every search, in seconds"
     )
+    parser.add_argument(
+        "--per-address",
+        type=count,
+        default=64,
+        help="most games in play from one client address (0: no bound, for a server "
+        "behind a proxy, where every visitor has the proxy's address; default 64)",
+    )
+    parser.add_argument(
+        "--queue",
+        type=count,
+        help="searches that may wait for a busy engine; more are refused (default: 2 x workers)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -49,11 +65,17 @@ def run(args: argparse.Namespace) -> None:
         from zerosum.web.app import create_app
     except ImportError as error:
         raise UsageError(
-            f"the browser app needs the web extra ({error.name} is missing): "
-            f"pip install 'zerosum[web]'"
+            f"the browser app needs the web extra ({error.name} is missing): run "
+            f"pip install -e '.[web]' in a zerosum checkout, or pip install 'zerosum[web]'"
         ) from None
     if args.workers == 0:
         raise UsageError("--workers must be 1 or more")
-    app = create_app(workers=args.workers, pool=args.pool, max_think=args.max_think)
+    app = create_app(
+        workers=args.workers,
+        pool=args.pool,
+        max_think=args.max_think,
+        queue=args.queue,
+        per_address=args.per_address or None,
+    )
     print(f"zerosum: serving on http://{args.host}:{args.port}/ (Ctrl-C to stop)", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")

@@ -1,11 +1,15 @@
 """The browser app's server: a FastAPI application, made by :func:`create_app`.
 
-Endpoints (JSON in and out; every error is ``{"error": message}`` with a 4xx status):
+Endpoints (JSON in and out; every error is ``{"error": message}`` with a 4xx or 5xx
+status, and a ``Retry-After`` header when waiting helps):
 
 ``GET /api/games``
-    every registered game with its summary and options.
-``POST /api/sessions`` ``{"game": spec, "side": 0|1, "think": seconds}``
-    start a game against the engine; the answer is the session's view (see
+    every registered game with its summary and options: which option names a file (an
+    upload stands in for it) and each option's cap; the upload size limit.
+``POST /api/sessions`` ``{"game": spec, "side": 0|1, "think": seconds, "upload": ...}``
+    start a game against the engine; ``upload`` (``{"name", "text"}``, at most
+    :data:`~zerosum.web.sessions.UPLOAD_LIMIT` bytes) is the content of the file a game
+    such as ``maze`` reads. The answer is the session's view (see
     :func:`~zerosum.web.sessions.session_view`).
 ``GET /api/sessions/{id}``, ``DELETE /api/sessions/{id}``
     the view of a game; forget a game.
@@ -13,14 +17,32 @@ Endpoints (JSON in and out; every error is ``{"error": message}`` with a 4xx sta
     the person's move; take back the person's last move and the engine's replies.
 ``POST /api/sessions/{id}/search`` ``{"purpose": "move"|"hint"}``
     the engine thinks, in the worker pool, for the session's time per move (capped by
-    the server); the answer is a server-sent event stream: ``start``, one ``report`` per
-    completed depth, then ``done`` with the new view (the engine's move is played for
-    ``move``; the best move is offered as the hint for ``hint``), or ``error``. The
-    search goes on to its end if the page goes away.
+    the server); the answer is a server-sent event stream: ``start``, ``queued`` with
+    the search's place in line while it waits for a worker (again each time it moves
+    up) and ``started`` when it gets one, one ``report`` per completed depth, then
+    ``done`` with the new view (the
+    engine's move is played for ``move``; the best move is offered as the hint for
+    ``hint``), or ``error``. When the stream is closed before its end the search is
+    stopped (or leaves the line) and its answer is not used.
 ``GET /api/lab``, ``POST /api/lab``
     the lab's choices; a recorded search (see :func:`~zerosum.web.lab.run_lab`).
 ``GET /api/health``
-    counts: sessions, searches running, the pool.
+    counts: sessions, searches running and waiting, the pool.
+
+Nothing a visitor sends can make the server read a file or work without bound:
+
+* games are made as a stranger may (:func:`~zerosum.web.sessions.make_game`): options
+  naming files are refused (400) and every option is held to its documented cap;
+* making a game, building a view, reading a move and the lab run in a few threads off
+  the event loop, each given ``work_timeout`` seconds (10): past it the answer is 503
+  (the thread finishes in the background and keeps its place, so runaway work cannot
+  pile up); when every thread is taken for that long, 503 with ``Retry-After``;
+* games are bounded per browser (``per_owner``, 16), per client address
+  (``per_address``, 64) and in all (``capacity``, 1,000), and forgotten after
+  ``idle_timeout`` seconds (1,800) untouched: over a limit a new game is refused (429
+  per client, 503 in all, with ``Retry-After``), no one else's game is dropped;
+* at most ``queue`` searches (twice the workers) wait for a worker; one more is refused
+  with 503 and ``Retry-After``.
 
 Games belong to a browser session, named by an HTTP-only cookie: another browser asking
 for a game id it did not create is told there is no such game. Bodies are limited in
@@ -31,14 +53,16 @@ response carries headers that keep the page to its own scripts.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, TypeVar
 
 from fastapi import Depends, FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
@@ -48,22 +72,31 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 
 from zerosum.game import IllegalMoveError, ZerosumError
+from zerosum.games.files import GameText
 from zerosum.games.tree import EXAMPLES
 from zerosum.search.reference import ALGORITHMS
 from zerosum.web.lab import MAX_DEPTH, MAX_TRACE_NODES, TraceTooLargeError, run_lab
-from zerosum.web.pool import Search, SearchPool
+from zerosum.web.pool import QueueFullError, Search, SearchPool
 from zerosum.web.sessions import (
+    UPLOAD_LIMIT,
     BusyError,
+    Recipe,
+    RetryLaterError,
     Session,
     SessionStore,
+    StoreFullError,
+    TooManyGamesError,
     UnknownGameError,
     UnknownSessionError,
     game_catalogue,
     make_game,
+    resolve_move,
     session_view,
 )
 
-__all__ = ["BODY_LIMIT", "MAX_THINK", "STATIC", "create_app"]
+__all__ = ["BODY_LIMIT", "MAX_THINK", "STATIC", "WORK_TIMEOUT", "create_app"]
+
+T = TypeVar("T")
 
 STATIC: Final = Path(__file__).resolve().parent / "static"
 """The folder of the page's files; nothing outside it is ever served."""
@@ -74,7 +107,25 @@ MAX_THINK: Final = 10.0
 BODY_LIMIT: Final = 64 * 1024
 """The default largest request body accepted, in bytes."""
 
+WORK_TIMEOUT: Final = 10.0
+"""The default time, in seconds, given to one piece of work off the event loop."""
+
+_WORK_THREADS: Final = 4
+"""Threads making games, building views and reading moves."""
+
+_LAB_THREADS: Final = 2
+"""Threads recording lab searches (apart, so the lab cannot hold up the games)."""
+
 OWNER_COOKIE: Final = "zerosum_owner"
+
+
+class ServerBusyError(RetryLaterError):
+    """Every thread for work off the event loop stayed taken too long (503)."""
+
+
+class WorkTimeoutError(ZerosumError):
+    """One piece of work took longer than the server gives it (503)."""
+
 
 _STATUS: Final[tuple[tuple[type[Exception], int], ...]] = (
     (UnknownSessionError, 404),
@@ -82,6 +133,11 @@ _STATUS: Final[tuple[tuple[type[Exception], int], ...]] = (
     (BusyError, 409),
     (IllegalMoveError, 409),
     (TraceTooLargeError, 422),
+    (TooManyGamesError, 429),
+    (StoreFullError, 503),
+    (QueueFullError, 503),
+    (ServerBusyError, 503),
+    (WorkTimeoutError, 503),
 )
 
 _HEADERS: Final = (
@@ -101,13 +157,27 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 # --------------------------------------------------------------------------- bodies
 
 
+class Upload(BaseModel):
+    """The content of a game file, sent instead of its path: a browser's upload."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=100)
+    text: str = Field(max_length=UPLOAD_LIMIT)
+
+    def game_text(self) -> GameText:
+        """The upload as the registry takes it in place of a file."""
+        return GameText(self.name, self.text)
+
+
 class NewGame(BaseModel):
-    """Start a game: the game spec, the person's side and the engine's seconds per move."""
+    """Start a game: the game spec, the person's side, the engine's seconds per move and,
+    for a game read from a file, the file's content."""
 
     model_config = ConfigDict(extra="forbid")
     game: str = Field(min_length=1, max_length=200)
     side: Literal[0, 1] = 0
     think: float = Field(default=1.0, gt=0, le=60)
+    upload: Upload | None = None
 
 
 class MoveRequest(BaseModel):
@@ -126,12 +196,14 @@ class SearchRequest(BaseModel):
 
 class LabRequest(BaseModel):
     """A search to record: one of ``example``, ``tree`` (JSON text) or ``game`` (a spec,
-    with an optional ``position`` and ``moves`` from it), an algorithm, a depth limit."""
+    with an optional ``position`` and ``moves`` from it, and an ``upload`` for a game
+    read from a file), an algorithm, a depth limit."""
 
     model_config = ConfigDict(extra="forbid")
     example: str | None = Field(default=None, max_length=100)
     tree: str | None = None
     game: str | None = Field(default=None, max_length=200)
+    upload: Upload | None = None
     position: str | None = Field(default=None, max_length=2000)
     moves: list[str] = Field(default_factory=list, max_length=200)
     algorithm: Literal["minimax", "negamax", "alphabeta", "negamax-ab"] = "alphabeta"
@@ -182,8 +254,8 @@ class Guard:
         await self.app(scope, counted_receive, guarded_send)
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
 def _validation_message(error: RequestValidationError) -> tuple[int, str]:
@@ -196,31 +268,89 @@ def _validation_message(error: RequestValidationError) -> tuple[int, str]:
     return 422, "invalid request: " + "; ".join(problems)
 
 
+# --------------------------------------------------------------------------- work
+
+
+class Offload:
+    """CPU work off the event loop: at most ``threads`` calls at once, each waiting at
+    most ``timeout`` seconds for a thread and given ``timeout`` seconds to run.
+
+    A call past its time cannot be interrupted (Python threads cannot be killed): its
+    caller is answered at once and the call keeps its thread until it ends, so calls
+    that run away can take at most ``threads`` threads, never more."""
+
+    def __init__(self, threads: int, timeout: float, name: str) -> None:
+        self.timeout = timeout
+        self._executor = ThreadPoolExecutor(threads, thread_name_prefix=name)
+        self._slots = asyncio.Semaphore(threads)
+
+    async def run(self, what: str, function: Callable[..., T], *arguments: Any) -> T:
+        """Return ``function(*arguments)``, computed in a thread; ``what`` names the work
+        in error messages (``"making the game"``).
+
+        Raises :class:`ServerBusyError` when no thread frees up in time and
+        :class:`WorkTimeoutError` when the call takes too long."""
+        try:
+            await asyncio.wait_for(self._slots.acquire(), self.timeout)
+        except TimeoutError:
+            raise ServerBusyError(
+                f"the server is busy: {what} could not start within {self.timeout:g} s; "
+                f"try again shortly",
+                self.timeout,
+            ) from None
+        loop = asyncio.get_running_loop()
+        try:
+            future = self._executor.submit(function, *arguments)
+        except BaseException:
+            self._slots.release()
+            raise
+
+        def release(_done: Any) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop closed: the server stopped
+                loop.call_soon_threadsafe(self._slots.release)
+
+        future.add_done_callback(release)
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), self.timeout)
+        except TimeoutError:
+            raise WorkTimeoutError(
+                f"{what} took longer than {self.timeout:g} s, the most this server gives "
+                f"it; choose a smaller game or position"
+            ) from None
+
+    def close(self) -> None:
+        """Stop taking work; calls still running end on their own."""
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+
 # --------------------------------------------------------------------------- searches
 
 
 @dataclass(slots=True)
 class Thinking:
-    """A session's running search: what it is for, the session version it started at,
-    the pool's search once it has a slot, and the streams following it."""
+    """A session's search: what it is for, the session version it started at, the
+    pool's search and the streams following it."""
 
     purpose: str
     version: int
     seconds: float
-    search: Search | None = None
+    search: Search
     cancelled: bool = False
     listeners: list[asyncio.Queue[tuple[str, Any]]] = field(default_factory=list)
 
     def stop(self) -> None:
         """Abandon the search: its answer will not be used."""
         self.cancelled = True
-        if self.search is not None:
-            self.search.stop()
+        self.search.stop()
 
     def tell(self, kind: str, payload: Any) -> None:
         """Pass one event to every stream following the search."""
         for listener in self.listeners:
             listener.put_nowait((kind, payload))
+
+
+_PASSING: Final = frozenset({"queued", "started", "report"})
+"""The events of a search that more follow; any other one is its last."""
 
 
 def _sse(kind: str, payload: Any) -> str:
@@ -236,25 +366,40 @@ def create_app(
     pool: str = "process",
     max_think: float = MAX_THINK,
     capacity: int = 1000,
+    per_owner: int = 16,
+    per_address: int | None = 64,
+    idle_timeout: float = 1800.0,
+    queue: int | None = None,
+    work_timeout: float = WORK_TIMEOUT,
     body_limit: int = BODY_LIMIT,
 ) -> FastAPI:
     """Make the app.
 
     ``workers`` engine workers (default: one per core but one, at least one) of kind
-    ``pool`` (``"process"`` or ``"thread"``); ``max_think`` caps every search in
-    seconds; ``capacity`` bounds the games kept (the least recently used go first);
-    ``body_limit`` bounds request bodies in bytes."""
+    ``pool`` (``"process"`` or ``"thread"``), with at most ``queue`` searches waiting for
+    one (default: twice the workers); ``max_think`` caps every search in seconds.
+    ``capacity`` bounds the games kept in all, ``per_owner`` those of one browser and
+    ``per_address`` those of one client address (``None``: no bound, for a server
+    behind a proxy); a game untouched for ``idle_timeout`` seconds is forgotten.
+    ``work_timeout`` bounds each piece of work off the event loop in seconds, and
+    ``body_limit`` request bodies in bytes."""
     count = workers if workers is not None else max(1, (os.cpu_count() or 2) - 1)
-    engines = SearchPool(count, pool)
+    engines = SearchPool(count, pool, queue)
     tasks: set[asyncio.Task[None]] = set()
-    lab_gate = asyncio.Semaphore(2)
+    work = Offload(_WORK_THREADS, work_timeout, "zerosum-work")
+    lab_work = Offload(_LAB_THREADS, work_timeout, "zerosum-lab")
 
-    def evicted(session: Session) -> None:
+    def dropped(session: Session) -> None:
         if session.search is not None:
             session.search.stop()
-            session.search = None
 
-    store = SessionStore(capacity, on_evict=evicted)
+    store = SessionStore(
+        capacity,
+        per_owner=per_owner,
+        per_address=per_address,
+        idle_timeout=idle_timeout,
+        on_drop=dropped,
+    )
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -262,6 +407,8 @@ def create_app(
         try:
             yield
         finally:
+            work.close()
+            lab_work.close()
             await engines.close()
 
     app = FastAPI(title="zerosum", lifespan=lifespan, docs_url=None, redoc_url=None)
@@ -270,7 +417,10 @@ def create_app(
     @app.exception_handler(ZerosumError)
     async def zerosum_error(_request: Request, error: Exception) -> JSONResponse:
         status = next((code for kind, code in _STATUS if isinstance(error, kind)), 400)
-        return _error(status, str(error))
+        headers = None
+        if isinstance(error, RetryLaterError):
+            headers = {"retry-after": str(error.retry_after)}
+        return _error(status, str(error), headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, error: Exception) -> JSONResponse:
@@ -290,6 +440,14 @@ def create_app(
             response.set_cookie(OWNER_COOKIE, token, httponly=True, samesite="strict")
         return token
 
+    def address(request: Request) -> str:
+        """The client's address, as the server sees it."""
+        return request.client.host if request.client is not None else ""
+
+    async def view_of(session: Session) -> dict[str, Any]:
+        # a snapshot: a move or undo on the loop meanwhile cannot tear the picture
+        return await work.run("showing the game", session_view, session.snapshot())
+
     def stop_thinking(session: Session) -> None:
         if session.search is not None:
             session.search.stop()
@@ -306,28 +464,36 @@ def create_app(
         return {
             "sessions": len(store),
             "created": store.created,
-            "evicted": store.evicted,
+            "expired": store.expired,
+            "refused": store.refused,
             "searches": engines.busy,
+            "queued": engines.queued,
+            "queue": engines.queue_limit,
             "pool": engines.kind,
             "workers": engines.workers,
         }
 
     @app.get("/api/games")
     async def games() -> dict[str, Any]:
-        catalogue = await asyncio.to_thread(game_catalogue)
-        return {"games": list(catalogue), "max_think": max_think}
+        catalogue = await work.run("listing the games", game_catalogue)
+        return {"games": list(catalogue), "max_think": max_think, "upload_limit": UPLOAD_LIMIT}
 
     @app.post("/api/sessions")
-    async def new_session(body: NewGame, who: str = Depends(owner)) -> dict[str, Any]:
-        # making a game may build tables: keep the loop free while it does
-        game = await asyncio.to_thread(make_game, body.game.strip())
+    async def new_session(
+        body: NewGame, request: Request, who: str = Depends(owner)
+    ) -> dict[str, Any]:
+        where = address(request)
+        store.admit(who, where)  # refuse before any work when the client is at its limit
+        upload = None if body.upload is None else body.upload.game_text()
+        recipe = Recipe(body.game.strip(), upload)
+        game = await work.run("making the game", make_game, recipe)
         think = min(body.think, max_think)
-        session = store.create(who, body.game.strip(), game, body.side, think)
-        return session_view(session)
+        session = store.create(who, recipe, game, body.side, think, address=where)
+        return await view_of(session)
 
     @app.get("/api/sessions/{session_id}")
     async def get_session(session_id: str, who: str = Depends(owner)) -> dict[str, Any]:
-        return session_view(store.get(who, session_id))
+        return await view_of(store.get(who, session_id))
 
     @app.delete("/api/sessions/{session_id}")
     async def end_session(session_id: str, who: str = Depends(owner)) -> dict[str, Any]:
@@ -337,15 +503,23 @@ def create_app(
     @app.post("/api/sessions/{session_id}/move")
     async def move(session_id: str, body: MoveRequest, who: str = Depends(owner)) -> dict[str, Any]:
         session = store.get(who, session_id)
-        session.play(body.move)
-        return session_view(session)
+        session.check_human_turn()
+        version = session.version
+        chosen = await work.run(
+            "reading your move", resolve_move, session.game, session.state, body.move
+        )
+        # the move was read off the loop: play it only on the position it was read in
+        if session.version != version or session.search is not None:
+            raise BusyError("the game changed while your move was read; look again and replay it")
+        session.push(chosen)
+        return await view_of(session)
 
     @app.post("/api/sessions/{session_id}/undo")
     async def undo(session_id: str, who: str = Depends(owner)) -> dict[str, Any]:
         session = store.get(who, session_id)
         stop_thinking(session)
         session.undo()
-        return session_view(session)
+        return await view_of(session)
 
     @app.post("/api/sessions/{session_id}/search")
     async def search(
@@ -361,7 +535,9 @@ def create_app(
         if turn != wanted:
             whose = "your" if turn == "human" else "the engine's"
             raise BusyError(f"it is {whose} turn: no {body.purpose} search now")
-        thinking = Thinking(body.purpose, session.version, min(session.think, max_think))
+        seconds = min(session.think, max_think)
+        found = engines.submit(session.recipe, session.state, seconds)  # or 503: line full
+        thinking = Thinking(body.purpose, session.version, seconds, found)
         session.search = thinking
         listener: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         thinking.listeners.append(listener)
@@ -375,60 +551,61 @@ def create_app(
         )
 
     async def follow(session: Session, thinking: Thinking) -> None:
-        """Run one search to its end and apply its answer if it still stands."""
-        try:
-            found = await engines.begin(session.spec, session.state, thinking.seconds)
-        except Exception as error:  # the pool could not start it: tell the page
-            if session.search is thinking:
-                session.search = None
-            thinking.tell("error", f"the engine could not start: {error}")
-            return
-        thinking.search = found
-        if thinking.cancelled:
-            found.stop()
-        async for kind, payload in found.messages():
+        """Pass one search's messages on and apply its answer if it still stands."""
+        async for kind, payload in thinking.search.messages():
             current = session.search is thinking and session.version == thinking.version
-            if kind == "report":
-                if current:
+            if kind in _PASSING:
+                if kind == "report" and current:
                     session.analysis = payload
                 thinking.tell(kind, payload)
-            elif kind == "error":
-                if session.search is thinking:
-                    session.search = None
+                continue
+            if session.search is thinking:
+                session.search = None
+            if kind == "error":
                 thinking.tell(kind, payload)
-            else:
-                if session.search is thinking:
-                    session.search = None
-                played = current and not thinking.cancelled and payload["move"] is not None
-                if played and payload["report"] is not None:
-                    session.analysis = payload["report"]
-                if played and thinking.purpose == "move":
-                    if payload["move"] in session.game.actions(session.state):
-                        session.push(payload["move"])
-                elif played:
-                    session.hint = payload["text"]
-                thinking.tell(
-                    "done",
-                    {
-                        "purpose": thinking.purpose,
-                        "move": payload["text"],
-                        "applied": played,
-                        "state": session_view(session),
-                    },
-                )
+                return
+            played = current and not thinking.cancelled and payload["move"] is not None
+            if played and payload["report"] is not None:
+                session.analysis = payload["report"]
+            if played and thinking.purpose == "move":
+                # legal: the worker searched this very position (the version is
+                # unchanged) of the game made from the same recipe
+                session.push(payload["move"])
+            elif played:
+                session.hint = payload["text"]
+            if not thinking.listeners:
+                return  # the page went away: nobody to show the position to
+            try:
+                view = await view_of(session)
+            except Exception as error:  # the stream waits for an end: always send one
+                thinking.tell("error", f"the position could not be shown: {error}")
+                return
+            thinking.tell(
+                "done",
+                {
+                    "purpose": thinking.purpose,
+                    "move": payload["text"],
+                    "applied": played,
+                    "state": view,
+                },
+            )
 
     async def stream(
         thinking: Thinking, listener: asyncio.Queue[tuple[str, Any]]
     ) -> AsyncIterator[str]:
+        ended = False
         try:
             yield _sse("start", {"purpose": thinking.purpose, "seconds": thinking.seconds})
-            while True:
+            while not ended:
                 kind, payload = await listener.get()
                 yield _sse(kind, payload)
-                if kind != "report":
-                    return
+                ended = kind not in _PASSING
         finally:
             thinking.listeners.remove(listener)
+            if not ended and not thinking.listeners:
+                # the stream closed early (the page went away): stop the search, or take
+                # it out of the line, rather than work for nobody
+                thinking.stop()
 
     @app.get("/api/lab")
     async def lab_choices() -> dict[str, Any]:
@@ -437,6 +614,7 @@ def create_app(
             "algorithms": list(ALGORITHMS),
             "max_nodes": MAX_TRACE_NODES,
             "max_depth": MAX_DEPTH,
+            "upload_limit": UPLOAD_LIMIT,
         }
 
     @app.post("/api/lab")
@@ -444,7 +622,8 @@ def create_app(
         given = [body.example, body.tree, body.game]
         if sum(part is not None for part in given) != 1:
             raise ZerosumError("give exactly one of: example (a name), tree (JSON), game (a spec)")
-        async with lab_gate:
-            return await asyncio.to_thread(run_lab, body.model_dump())
+        if body.upload is not None and body.game is None:
+            raise ZerosumError("an upload is the file of a game: give the game's name with it")
+        return await lab_work.run("recording the search", run_lab, body.model_dump())
 
     return app

@@ -21,10 +21,11 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from zerosum.game import InvalidStateError, ZerosumError, describe_state
+from zerosum.games.files import GameText
 from zerosum.games.tree import EXAMPLES, TreeGame, example
 from zerosum.search.reference import ALGORITHMS, minimax
 from zerosum.search.trace import Recorder, Trace, TraceNode
-from zerosum.web.sessions import make_game, resolve_move
+from zerosum.web.sessions import Recipe, make_game, resolve_move
 
 __all__ = [
     "MAX_DEPTH",
@@ -173,7 +174,8 @@ def _problem(request: dict[str, Any]) -> tuple[Any, Any, int | None, str, str]:
         title = pasted.info.title if pasted.info.title != "pasted" else "Pasted tree"
         return pasted, pasted.initial_state(), depth, title, pasted.info.description
     spec: str = request["game"]
-    game = make_game(spec)
+    upload = request.get("upload")
+    game = make_game(Recipe(spec, None if upload is None else GameText(**upload)))
     position = request.get("position")
     if position:
         parse_state = getattr(game, "parse_state", None)
@@ -194,7 +196,9 @@ def run_lab(request: dict[str, Any]) -> dict[str, Any]:
     """Record the search ``request`` asks for and return it as data for the page.
 
     ``request`` holds exactly one of ``example`` (an example tree's name), ``tree`` (a
-    tree as JSON text) or ``game`` (a spec, with an optional ``position`` and ``moves``), plus
+    tree as JSON text) or ``game`` (a spec, with an optional ``position`` and ``moves``,
+    and an ``upload`` ``{"name", "text"}`` for a game read from a file; the game is made
+    as a stranger may, see :func:`~zerosum.web.sessions.make_game`), plus
     ``algorithm`` and an optional ``depth`` limit. Raises the game's errors for bad
     input, :class:`TraceTooLargeError` for a search too big to draw, and
     :class:`~zerosum.game.MissingCapabilityError` when a depth limit is reached in a

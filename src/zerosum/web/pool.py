@@ -15,8 +15,16 @@ a thread pool the server still answers, only slower while a search runs
   the slot.
 
 Worker processes get the queue and the flags when they start (multiprocessing shares
-them only that way); every worker keeps a few engines, one per game spec, whose
+them only that way); every worker keeps a few engines, one per game, whose
 transposition tables carry over from move to move and from game to game.
+
+A search is handed to a worker only when one is free, so every search submitted runs
+at once; the others wait in the pool's own line, at most ``queue`` of them (twice the
+workers by default). A search submitted when the line is full is refused with
+:class:`QueueFullError`, which says when a place should free up. A waiting search is
+told its place in line (a ``queued`` message) when it joins and whenever it moves up,
+then ``started`` when its turn comes; a waiting search that is stopped leaves the line
+at once.
 """
 
 from __future__ import annotations
@@ -25,9 +33,10 @@ import asyncio
 import contextlib
 import itertools
 import multiprocessing
-import queue
+import queue as _queue_module
 import threading
-from collections import OrderedDict
+import time
+from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import (
     BrokenExecutor,
@@ -38,10 +47,18 @@ from concurrent.futures import (
 )
 from typing import Any, Final, TypeVar
 
+from zerosum.game import describe_depth, describe_score
 from zerosum.search.engine import Engine, Limits, Report
-from zerosum.web.sessions import make_game, move_label, score_text
+from zerosum.web.sessions import Recipe, RetryLaterError, make_game, move_label
 
-__all__ = ["POOL_KINDS", "Search", "SearchPool", "report_data", "run_search"]
+__all__ = [
+    "POOL_KINDS",
+    "QueueFullError",
+    "Search",
+    "SearchPool",
+    "report_data",
+    "run_search",
+]
 
 T = TypeVar("T")
 
@@ -52,6 +69,15 @@ _ENGINES_PER_WORKER: Final = 8
 """Engines a worker keeps (one per game spec), the least recently used dropped first."""
 
 _TERMINAL: Final = frozenset({"done", "error"})
+
+_NO_MOVE: Final = {"move": None, "text": None, "report": None}
+"""The end of a search that never ran: it left the line before a worker was free."""
+
+
+class QueueFullError(RetryLaterError):
+    """Every worker is busy and the line of waiting searches is full (the app answers
+    503 with ``retry_after``)."""
+
 
 # What each worker needs, by pool: a worker process serves one pool, but threads of
 # several pools (several apps in one test process) share these module globals.
@@ -82,22 +108,25 @@ def _warm() -> None:
     """Do nothing: submitted once per worker at start so the first search finds it up."""
 
 
-def _engine(spec: str) -> Engine:
-    """Return this worker's engine for ``spec`` (engines are not shared across threads)."""
+def _engine(recipe: Recipe) -> Engine:
+    """Return this worker's engine for ``recipe`` (engines are not shared across threads)."""
     engines: OrderedDict[str, Engine] | None = getattr(_local, "engines", None)
     if engines is None:
         engines = _local.engines = OrderedDict()
-    engine = engines.get(spec)
+    key = recipe.key
+    engine = engines.get(key)
     if engine is None:
-        engine = engines[spec] = Engine(make_game(spec))
+        engine = engines[key] = Engine(make_game(recipe))
         while len(engines) > _ENGINES_PER_WORKER:
             engines.popitem(last=False)
-    engines.move_to_end(spec)
+    engines.move_to_end(key)
     return engine
 
 
 def report_data(game: Any, state: Any, report: Report) -> dict[str, Any]:
-    """Turn one engine report into JSON-ready data, the principal variation as text."""
+    """Turn one engine report into JSON-ready data, the principal variation as text and
+    the score and depth in the words every interface uses (``score_text``,
+    ``depth_text``): never a raw win score or an unbounded depth."""
     label = move_label(game)
     line = []
     for move in report.pv:
@@ -106,7 +135,8 @@ def report_data(game: Any, state: Any, report: Report) -> dict[str, Any]:
     return {
         "depth": report.depth,
         "score": report.score,
-        "score_text": score_text(report.score, game.info.win_loss),
+        "score_text": describe_score(game.info, report.score, exact=report.solved),
+        "depth_text": describe_depth(report.depth),
         "pv": line,
         "nodes": report.nodes,
         "nps": report.nps,
@@ -115,8 +145,8 @@ def report_data(game: Any, state: Any, report: Report) -> dict[str, Any]:
     }
 
 
-def run_search(pool_id: str, slot: int, spec: str, state: Any, seconds: float) -> None:
-    """Search ``state`` of the game ``spec`` for at most ``seconds``, in a worker.
+def run_search(pool_id: str, slot: int, recipe: Recipe, state: Any, seconds: float) -> None:
+    """Search ``state`` of the game of ``recipe`` for at most ``seconds``, in a worker.
 
     Reports go to the pool's queue tagged with ``slot``; the last message says ``done``
     with the best move (the move itself, to be applied by the caller, and its text) or
@@ -124,7 +154,7 @@ def run_search(pool_id: str, slot: int, spec: str, state: Any, seconds: float) -
     flags, sink = _WORKER_CHANNELS[pool_id]
     stop = _Flag(flags, slot)
     try:
-        engine = _engine(spec)
+        engine = _engine(recipe)
         game = engine.game
         last: dict[str, Any] | None = None
         best: Any = None
@@ -144,22 +174,36 @@ def run_search(pool_id: str, slot: int, spec: str, state: Any, seconds: float) -
 
 
 class Search:
-    """A search running in the pool: iterate over :meth:`messages`, :meth:`stop` it."""
+    """A search submitted to the pool: iterate over :meth:`messages`, :meth:`stop` it.
 
-    def __init__(self, pool: SearchPool, slot: int) -> None:
+    ``slot`` is ``None`` while the search waits in line for a worker."""
+
+    def __init__(self, pool: SearchPool, recipe: Recipe, state: Any, seconds: float) -> None:
         self._pool = pool
-        self.slot = slot
+        self.recipe = recipe
+        self.state = state
+        self.seconds = seconds
+        self.slot: int | None = None
+        self.started: float | None = None
+        self.waited = False
         self.queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         self.finished = False
 
     def stop(self) -> None:
-        """Ask the search to end now; it still ends with a ``done`` message."""
-        if not self.finished:
+        """Ask the search to end now; it still ends with a ``done`` message. A search
+        still waiting for a worker leaves the line at once, without a move."""
+        if self.finished:
+            return
+        if self.slot is None:
+            self._pool.withdraw(self)
+        else:
             self._pool.stops[self.slot] = 1
 
     async def messages(self) -> AsyncIterator[tuple[str, Any]]:
-        """Yield ``("report", data)`` per depth, then ``("done", data)`` or
-        ``("error", message)``, then stop."""
+        """Yield ``("queued", {"position": n})`` while waiting in line (1: next to run)
+        and ``("started", {})`` when a search that waited gets its worker,
+        ``("report", data)`` per depth, then ``("done", data)`` or ``("error", message)``,
+        then stop."""
         while True:
             kind, payload = await self.queue.get()
             yield kind, payload
@@ -168,36 +212,41 @@ class Search:
 
 
 class SearchPool:
-    """A pool of ``workers`` processes or threads (``kind``) running engine searches.
+    """A pool of ``workers`` processes or threads (``kind``) running engine searches,
+    with a line of at most ``queue`` searches waiting for a worker (default: twice the
+    workers).
 
-    At most ``slots`` searches are submitted at once; more wait for a slot. Use it from
-    one event loop: :meth:`start` there, then :meth:`begin` searches, :meth:`call`
-    other CPU-bound functions, and :meth:`close` at the end."""
+    Use it from one event loop: :meth:`start` there, then :meth:`submit` searches,
+    :meth:`call` other CPU-bound functions, and :meth:`close` at the end."""
 
     _ids = itertools.count()
 
-    def __init__(self, workers: int = 1, kind: str = "process", slots: int = 64) -> None:
+    def __init__(self, workers: int = 1, kind: str = "process", queue: int | None = None) -> None:
         if kind not in POOL_KINDS:
             raise ValueError(f"pool kind must be one of {', '.join(POOL_KINDS)}, not {kind!r}")
-        if workers < 1 or slots < 1:
-            raise ValueError(f"a pool needs 1 worker and 1 slot or more, not {workers}, {slots}")
+        waiting = 2 * workers if queue is None else queue
+        if workers < 1 or waiting < 0:
+            raise ValueError(
+                f"a pool needs 1 worker or more and a line of 0 or more, not {workers}, {waiting}"
+            )
         self.workers = workers
+        self.queue_limit = waiting
         self.kind = kind
         self.pool_id = f"pool-{next(self._ids)}"
         self._context = multiprocessing.get_context("spawn")
         self.stops: Any
         self._sink: Any
+        # one slot per worker: a search holds its slot from submission to its end message
         if kind == "process":
-            self.stops = self._context.RawArray("b", slots)  # shared memory, no locks
+            self.stops = self._context.RawArray("b", workers)  # shared memory, no locks
             self._sink = self._context.Queue()
         else:
-            self.stops = bytearray(slots)
-            self._sink = queue.Queue()
+            self.stops = bytearray(workers)
+            self._sink = _queue_module.Queue()
         self._executor = self._new_executor()
-        self._free: asyncio.Queue[int] = asyncio.Queue()
-        for slot in range(slots):
-            self._free.put_nowait(slot)
+        self._free: list[int] = list(range(workers))
         self._active: dict[int, Search] = {}
+        self._waiting: deque[Search] = deque()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._reader: threading.Thread | None = None
 
@@ -226,6 +275,8 @@ class SearchPool:
 
     async def close(self) -> None:
         """Stop every search, shut the workers down and stop reading."""
+        while self._waiting:
+            self.withdraw(self._waiting[0])
         for slot in range(len(self.stops)):
             self.stops[slot] = 1
         executor = self._executor
@@ -236,8 +287,13 @@ class SearchPool:
 
     @property
     def busy(self) -> int:
-        """The number of searches submitted and not yet ended."""
+        """The number of searches running in a worker (a stopped one until it ends)."""
         return len(self._active)
+
+    @property
+    def queued(self) -> int:
+        """The number of searches waiting in line for a worker."""
+        return len(self._waiting)
 
     def _read(self) -> None:
         loop = self._loop
@@ -259,23 +315,72 @@ class SearchPool:
         if kind in _TERMINAL:
             del self._active[slot]
             search.finished = True
-            self._free.put_nowait(slot)
+            self._free.append(slot)
         search.queue.put_nowait((kind, payload))
+        if kind in _TERMINAL:
+            self._advance()
 
-    async def begin(self, spec: str, state: Any, seconds: float) -> Search:
-        """Start searching ``state`` of game ``spec`` for at most ``seconds``."""
-        slot = await self._free.get()
-        self.stops[slot] = 0
-        search = Search(self, slot)
-        self._active[slot] = search
-        try:
-            future = self._submit(run_search, self.pool_id, slot, spec, state, seconds)
-        except BaseException:
-            del self._active[slot]
-            self._free.put_nowait(slot)
-            raise
-        future.add_done_callback(lambda done: self._crashed(slot, done))
+    def submit(self, recipe: Recipe, state: Any, seconds: float) -> Search:
+        """Search ``state`` of the game of ``recipe`` for at most ``seconds``: at once if
+        a worker is free, else after the searches waiting before it.
+
+        Raises :class:`QueueFullError` when every worker is busy and the line is full."""
+        if not self._free and len(self._waiting) >= self.queue_limit:
+            raise QueueFullError(
+                f"the engine is busy: {self.workers} searches are running and "
+                f"{len(self._waiting)} are waiting, the most this server lets wait; "
+                f"try again in a few seconds",
+                self._next_free_in(),
+            )
+        search = Search(self, recipe, state, seconds)
+        self._waiting.append(search)
+        self._advance()
         return search
+
+    def _next_free_in(self) -> float:
+        """Seconds until the first running search reaches its time limit."""
+        now = time.monotonic()
+        ends = [
+            search.started + search.seconds - now
+            for search in self._active.values()
+            if search.started is not None
+        ]
+        return min(ends, default=1.0)
+
+    def withdraw(self, search: Search) -> None:
+        """Take a waiting ``search`` out of the line; it ends with a ``done`` message
+        without a move."""
+        self._waiting.remove(search)
+        search.finished = True
+        search.queue.put_nowait(("done", dict(_NO_MOVE)))
+        self._announce()
+
+    def _advance(self) -> None:
+        """Hand waiting searches to free workers, then tell the rest their places."""
+        while self._free and self._waiting:
+            self._launch(self._waiting.popleft(), self._free.pop())
+        self._announce()
+
+    def _announce(self) -> None:
+        for position, search in enumerate(self._waiting, start=1):
+            search.waited = True
+            search.queue.put_nowait(("queued", {"position": position}))
+
+    def _launch(self, search: Search, slot: int) -> None:
+        self.stops[slot] = 0
+        search.slot = slot
+        search.started = time.monotonic()
+        self._active[slot] = search
+        if search.waited:
+            search.queue.put_nowait(("started", {}))
+        try:
+            future = self._submit(
+                run_search, self.pool_id, slot, search.recipe, search.state, search.seconds
+            )
+        except Exception as error:  # the workers cannot be started: end this search
+            self._dispatch((slot, "error", f"the engine could not start: {error}"))
+            return
+        future.add_done_callback(lambda done: self._crashed(slot, done))
 
     def _crashed(self, slot: int, future: Future[Any]) -> None:
         """Report a search whose worker died (run_search itself never raises)."""

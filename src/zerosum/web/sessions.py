@@ -2,54 +2,101 @@
 
 Nothing here knows about HTTP. A :class:`Session` is one game between a person and the
 engine: the game, the states from the start (so undo is a pop: states are values), who
-plays which side and how long the engine may think. :class:`SessionStore` keeps at most
-``capacity`` of them and drops the least recently used, so memory stays bounded whatever
-clients do. Every session belongs to the owner token that created it; another owner
-asking for it is told it does not exist, exactly as for an id never issued.
+plays which side and how long the engine may think. Every session belongs to the owner
+token that created it; another owner asking for it is told it does not exist, exactly
+as for an id never issued.
 
-The page learns everything from :func:`session_view`: the board (when the game offers
-``board(state)``), the text picture, the legal moves as text, the move list and the
-result. The app has no code for any particular game: a game appears in it by being in
-:mod:`zerosum.games.registry`.
+Games come from strangers, so everything is bounded (the app takes each number as a
+:func:`~zerosum.web.app.create_app` parameter):
+
+* games are made with ``registry.make(spec, untrusted=True)``: no option may name a
+  file on the server, and every option is held to its entry's documented cap. A game
+  read from a file is made from an upload (:class:`~zerosum.games.files.GameText`) of
+  at most :data:`UPLOAD_LIMIT` bytes instead;
+* :class:`SessionStore` keeps at most ``capacity`` games (1,000), ``per_owner`` (16) for
+  one browser and ``per_address`` (64) for one client address (cookies cost nothing to
+  mint, addresses do). A game untouched for ``idle_timeout`` seconds (1,800) is
+  forgotten. When a limit is reached the store refuses the new game
+  (:class:`TooManyGamesError`, :class:`StoreFullError`) with the seconds until the
+  oldest game in the way expires: it never drops a live game to make room;
+* :func:`session_view` lists at most :data:`MAX_LEGAL_LISTED` legal moves (with their
+  count), the last :data:`MAX_MOVES_LISTED` moves played, a board of at most
+  :data:`MAX_BOARD_CELLS` cells and :data:`MAX_TEXT` characters of the text picture.
+
+The page learns everything from :func:`session_view`. The app has no code for any
+particular game: a game appears in it by being in :mod:`zerosum.games.registry`.
 """
 
 from __future__ import annotations
 
+import hashlib
 import inspect
+import math
 import secrets
-from collections import OrderedDict
+import threading
+import time
+from collections import Counter, OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from zerosum.game import (
     IllegalMoveError,
     InvalidGameError,
     ZerosumError,
     describe_state,
-    is_win_score,
     outcome,
-    plies_to_end,
+    quoted,
 )
 from zerosum.games import registry
+from zerosum.games.files import GameText
 
 __all__ = [
+    "MAX_BOARD_CELLS",
+    "MAX_LEGAL_LISTED",
+    "MAX_MOVES_LISTED",
+    "MAX_TEXT",
+    "UPLOAD_LIMIT",
     "BusyError",
+    "Recipe",
+    "RetryLaterError",
     "Session",
     "SessionStore",
+    "StoreFullError",
+    "TooManyGamesError",
     "UnknownGameError",
     "UnknownSessionError",
     "game_catalogue",
     "make_game",
     "move_label",
     "resolve_move",
-    "score_text",
     "session_view",
 ]
 
-_MAX_SPEC = 200
+_MAX_SPEC: Final = 200
 """The longest game spec accepted; real ones are a few dozen characters."""
+
+UPLOAD_LIMIT: Final = 32 * 1024
+"""The largest upload of a game file, in bytes of UTF-8 (well under the body limit)."""
+
+MAX_LEGAL_LISTED: Final = 200
+"""The most legal moves a view lists; the view also gives their count."""
+
+MAX_MOVES_LISTED: Final = 500
+"""The most moves played a view lists (the latest ones)."""
+
+MAX_BOARD_CELLS: Final = 4096
+"""The largest board a view draws (64 x 64); a bigger game is shown as text only."""
+
+MAX_TEXT: Final = 20_000
+"""The most characters of a position's text picture a view carries."""
+
+_GAMES_CACHED: Final = 64
+"""Games made from a spec alone, kept for reuse (one object serves every session)."""
+
+_UPLOADS_CACHED: Final = 8
+"""Games made from uploads, kept by their content's hash."""
 
 
 class UnknownGameError(InvalidGameError):
@@ -65,20 +112,107 @@ class BusyError(ZerosumError):
     the person's turn, or there is nothing to undo (the app answers 409)."""
 
 
-@lru_cache(maxsize=64)
-def make_game(spec: str) -> Any:
-    """Make the game named by ``spec`` (``name[:key=value,...]``), shared between sessions.
+class RetryLaterError(ZerosumError):
+    """A limit is reached for now; ``retry_after`` seconds from now it may not be."""
 
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = max(1, math.ceil(retry_after))
+
+
+class TooManyGamesError(RetryLaterError):
+    """The browser (or its address) has as many games as one client may (the app answers
+    429)."""
+
+
+class StoreFullError(RetryLaterError):
+    """The server holds as many games as it may, none idle long enough to forget (the app
+    answers 503)."""
+
+
+# --------------------------------------------------------------------------- games
+
+
+@dataclass(frozen=True, slots=True)
+class Recipe:
+    """What makes a session's game: its ``spec`` and, for a game read from a file, the
+    ``upload`` standing in for the file. Plain data, so it travels to worker processes."""
+
+    spec: str
+    upload: GameText | None = None
+
+    @property
+    def key(self) -> str:
+        """A short name for this game: the spec, plus the upload's hash if there is one."""
+        if self.upload is None:
+            return self.spec
+        digest = hashlib.sha256(f"{self.upload.name}\0{self.upload.text}".encode()).hexdigest()
+        return f"{self.spec}#{digest}"
+
+
+class _GameCache:
+    """A small, thread-safe cache of games, the least recently used dropped first."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._games: OrderedDict[str, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str, make: Callable[[], Any]) -> Any:
+        with self._lock:
+            game = self._games.get(key)
+            if game is not None:
+                self._games.move_to_end(key)
+                return game
+        game = make()  # outside the lock: another request must not wait for this one
+        with self._lock:
+            self._games[key] = game
+            while len(self._games) > self.size:
+                self._games.popitem(last=False)
+        return game
+
+
+_SPEC_GAMES = _GameCache(_GAMES_CACHED)
+_UPLOAD_GAMES = _GameCache(_UPLOADS_CACHED)
+
+
+def make_game(recipe: Recipe) -> Any:
+    """Make the game of ``recipe``, shared between sessions, as a stranger may.
+
+    The spec is made with ``untrusted=True`` (no option naming a file, every option
+    within its cap) and the upload, if any, stands in for the entry's file option.
     Games hold no per-game mutable state (the engine keeps its own), so one object per
-    spec serves every session. Raises :class:`UnknownGameError` for an unregistered name
-    and :class:`~zerosum.game.InvalidGameError` for bad options."""
+    recipe serves every session; uploads are cached by their hash, a few at a time.
+    Raises :class:`UnknownGameError` for an unregistered name and
+    :class:`~zerosum.game.InvalidGameError` for bad options or a bad upload."""
+    spec = recipe.spec
     if len(spec) > _MAX_SPEC:
         raise InvalidGameError(f"game spec is {len(spec)} characters long; at most {_MAX_SPEC}")
     name, _ = registry.parse_spec(spec)
     if name not in registry.names():
         known = ", ".join(registry.names())
-        raise UnknownGameError(f"unknown game {name!r}; known games: {known}")
-    return registry.make(spec)
+        raise UnknownGameError(f"unknown game {quoted(name)}; known games: {known}")
+    upload = recipe.upload
+    if upload is None:
+        return _SPEC_GAMES.get(spec, lambda: registry.make(spec, untrusted=True))
+    option = _file_option(name)
+    if option is None:
+        takers = ", ".join(e.name for e in registry.ENTRIES if e.file_options) or "none"
+        raise InvalidGameError(
+            f"game {quoted(name)} reads no file, so it takes no upload; games that do: {takers}"
+        )
+    size = len(upload.text.encode())
+    if size > UPLOAD_LIMIT:
+        raise InvalidGameError(f"the upload is {size:,} bytes; at most {UPLOAD_LIMIT:,}")
+    return _UPLOAD_GAMES.get(
+        recipe.key, lambda: registry.make(spec, untrusted=True, **{option: upload})
+    )
+
+
+def _file_option(name: str) -> str | None:
+    """The option of game ``name`` that names a file (an upload stands in for it)."""
+    options = registry.entry(name).file_options
+    return options[0] if options else None
 
 
 @lru_cache(maxsize=1)
@@ -86,11 +220,19 @@ def game_catalogue() -> tuple[dict[str, Any], ...]:
     """Describe every registered game for the page: name, summary and options.
 
     Options come from the factory's signature, so a new registry entry shows up with its
-    options and nothing else to write. An entry whose module fails to import is listed
-    with its error instead of hiding the others."""
+    options and nothing else to write. Each option says whether it names a file (such an
+    option is never accepted in a spec here: ``upload`` names the option an upload
+    stands in for) and its cap (the most each number may be, and how many items a list
+    may hold). An entry whose module fails to import is listed with its error instead of
+    hiding the others."""
     games = []
     for item in registry.ENTRIES:
-        described: dict[str, Any] = {"name": item.name, "summary": item.summary}
+        caps = {cap.option: {"most": cap.most, "items": cap.items} for cap in item.caps}
+        described: dict[str, Any] = {
+            "name": item.name,
+            "summary": item.summary,
+            "upload": item.file_options[0] if item.file_options else None,
+        }
         try:
             parameters = inspect.signature(item.factory()).parameters.values()
         except Exception as error:  # one broken game must not take the list down
@@ -101,6 +243,8 @@ def game_catalogue() -> tuple[dict[str, Any], ...]:
                 {
                     "name": p.name,
                     "default": None if p.default is inspect.Parameter.empty else p.default,
+                    "file": p.name in item.file_options,
+                    "cap": caps.get(p.name),
                 }
                 for p in parameters
                 if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
@@ -123,7 +267,7 @@ def resolve_move(game: Any, state: Any, text: str) -> Any:
     ``actions(state)``, so a lenient parser cannot smuggle in an illegal move."""
     where = describe_state(game, state)
     if game.is_terminal(state):
-        raise IllegalMoveError(f"illegal move {text!r}: the game is over in {where}")
+        raise IllegalMoveError(f"illegal move {quoted(text)}: the game is over in {where}")
     legal = game.actions(state)
     parse = getattr(game, "parse_move", None)
     if parse is not None:
@@ -135,20 +279,10 @@ def resolve_move(game: Any, state: Any, text: str) -> Any:
         for move in legal:
             if label(state, move) == text:
                 return move
-    raise IllegalMoveError(f"illegal move {text!r} in {where}")
+    raise IllegalMoveError(f"illegal move {quoted(text)} in {where}")
 
 
-def score_text(score: int | None, win_loss: bool) -> str:
-    """Write an engine score for a person: ``win in 3``, ``loss in 4``, ``+12``, ``0``.
-
-    Scores are for the side to move; a game scored in points shows the points."""
-    if score is None:
-        return "?"
-    if win_loss and is_win_score(score):
-        plies = plies_to_end(score)
-        unit = "ply" if plies == 1 else "plies"
-        return f"{'win' if score > 0 else 'loss'} in {plies} {unit}"
-    return f"{score:+d}" if score else "0"
+# --------------------------------------------------------------------------- sessions
 
 
 @dataclass(slots=True)
@@ -157,18 +291,21 @@ class Session:
 
     ``states`` runs from the start to the current position and ``moves`` holds the text
     of each move made; ``human`` is the side the person plays; ``think`` is the engine's
-    time per move in seconds. ``version`` grows with every change, so a search started
-    before an undo knows its answer is stale. ``search`` is the running search, if any
+    time per move in seconds. ``version`` grows with every change, so work started on an
+    older position knows its answer is stale. ``search`` is the running search, if any
     (the app's object; this module only tests it for ``None``); ``analysis`` is the last
-    engine report shown to the person."""
+    engine report shown to the person. ``address`` is the client address that created
+    the game and ``used`` when it was last asked for (the store's clock)."""
 
     id: str
     owner: str
-    spec: str
+    recipe: Recipe
     game: Any
     human: int
     think: float
     states: list[Any]
+    address: str = ""
+    used: float = 0.0
     moves: list[str] = field(default_factory=list)
     version: int = 0
     search: Any = None
@@ -176,9 +313,19 @@ class Session:
     hint: str | None = None
 
     @property
+    def spec(self) -> str:
+        """The game's spec, as the person wrote it."""
+        return self.recipe.spec
+
+    @property
     def state(self) -> Any:
         """The current position."""
         return self.states[-1]
+
+    def snapshot(self) -> Session:
+        """A copy that later moves and undos leave alone, for reading in another thread
+        (states are values, so copying the lists is enough)."""
+        return replace(self, states=list(self.states), moves=list(self.moves))
 
     def turn(self) -> str:
         """Say whose turn it is: ``"human"``, ``"engine"`` or ``"over"``."""
@@ -187,18 +334,12 @@ class Session:
             return "over"
         return "human" if game.to_move(state) == self.human else "engine"
 
-    def play(self, text: str) -> str:
-        """Play the person's move written as ``text``; return its label.
-
-        Raises :class:`BusyError` while the engine thinks or when it is not the person's
-        turn, and the game's own move errors for a bad or illegal move."""
+    def check_human_turn(self) -> None:
+        """Raise :class:`BusyError` unless the person may move now."""
         if self.search is not None:
             raise BusyError("the engine is thinking; wait for its move")
-        turn = self.turn()
-        if turn == "engine":
+        if self.turn() == "engine":
             raise BusyError(f"it is the engine's turn, not yours, in {self.where()}")
-        move = resolve_move(self.game, self.state, text)
-        return self.push(move)
 
     def push(self, move: Any) -> str:
         """Apply the legal ``move`` (already checked); return its label."""
@@ -231,17 +372,27 @@ class Session:
 
 
 def session_view(session: Session) -> dict[str, Any]:
-    """Return everything the page shows about ``session`` as JSON-ready data."""
+    """Return everything the page shows about ``session`` as JSON-ready data.
+
+    Every list is bounded whatever the game: ``legal`` holds at most
+    :data:`MAX_LEGAL_LISTED` moves (``legal_count`` says how many there are and
+    ``legal_cut`` whether some were left out), ``moves`` the last
+    :data:`MAX_MOVES_LISTED` moves (``move_count`` counts them all), ``board`` is
+    ``None`` for a board of more than :data:`MAX_BOARD_CELLS` cells and ``text`` holds
+    at most :data:`MAX_TEXT` characters. Call it on a :meth:`Session.snapshot` when
+    another thread may change the session meanwhile."""
     game, state = session.game, session.state
     info = game.info
     label = move_label(game)
     over = game.is_terminal(state)
-    legal = [] if over else [label(state, move) for move in game.actions(state)]
-    movers = [game.to_move(s) for s in session.states[:-1]]
-    render = getattr(game, "render", None)
+    actions = [] if over else game.actions(state)
+    listed = [label(state, move) for move in actions[:MAX_LEGAL_LISTED]]
+    first = max(0, len(session.moves) - MAX_MOVES_LISTED)
+    movers = [game.to_move(s) for s in session.states[first:-1]]
     view: dict[str, Any] = {
         "id": session.id,
         "spec": session.spec,
+        "upload": None if session.recipe.upload is None else session.recipe.upload.name,
         "game": {
             "name": info.name,
             "title": info.title,
@@ -253,13 +404,16 @@ def session_view(session: Session) -> dict[str, Any]:
         "to_move": game.to_move(state),
         "turn": session.turn(),
         "thinking": session.search is not None,
-        "legal": legal,
+        "legal": listed,
+        "legal_count": len(actions),
+        "legal_cut": len(actions) > len(listed),
         "moves": [
             {"text": text, "player": player, "by": "you" if player == session.human else "engine"}
-            for text, player in zip(session.moves, movers, strict=True)
+            for text, player in zip(session.moves[first:], movers, strict=True)
         ],
+        "move_count": len(session.moves),
         "board": _board_view(game, state),
-        "text": render(state) if render is not None else describe_state(game, state),
+        "text": _bounded_text(_picture(game, state)),
         "result": None,
         "analysis": session.analysis,
         "hint": session.hint,
@@ -276,78 +430,201 @@ def session_view(session: Session) -> dict[str, Any]:
     return view
 
 
+def _picture(game: Any, state: Any) -> str:
+    render = getattr(game, "render", None)
+    return render(state) if render is not None else describe_state(game, state)
+
+
+def _bounded_text(text: str) -> str:
+    if len(text) <= MAX_TEXT:
+        return text
+    return f"{text[:MAX_TEXT]}\n… ({len(text):,} characters in all; the rest is not shown)"
+
+
 def _board_view(game: Any, state: Any) -> dict[str, Any] | None:
     board = getattr(game, "board", None)
     if board is None:
         return None
     picture = board(state)
+    cells = picture.width * picture.height
+    if cells > MAX_BOARD_CELLS or len(picture.cells) != cells:
+        return None  # too big to draw (or malformed): the page shows the text picture
     label = move_label(game)
     return {
         "width": picture.width,
         "height": picture.height,
         "cells": list(picture.cells),
-        "targets": {str(cell): label(state, move) for cell, move in picture.targets.items()},
+        # one target per cell at most: the view is bounded by the board
+        "targets": {
+            str(cell): label(state, move)
+            for cell, move in picture.targets.items()
+            if isinstance(cell, int) and 0 <= cell < cells
+        },
         "last": picture.last,
     }
 
 
 class SessionStore:
-    """At most ``capacity`` sessions, the least recently used dropped first.
+    """The games in play, bounded in all, per browser and per client address.
 
-    ``on_evict`` is told of every session dropped, so that its search can be stopped."""
+    At most ``capacity`` sessions, ``per_owner`` for one owner token and
+    ``per_address`` for one client address (``None``: no bound per address, for a
+    server behind a proxy where every visitor shares one address). A session not asked
+    for in ``idle_timeout`` seconds is forgotten; no other session is ever dropped to
+    make room: a new one over a limit is refused. ``on_drop`` is told of every session
+    forgotten, so that its search can be stopped; ``clock`` gives the time in seconds."""
 
     def __init__(
-        self, capacity: int = 1000, on_evict: Callable[[Session], None] | None = None
+        self,
+        capacity: int = 1000,
+        *,
+        per_owner: int = 16,
+        per_address: int | None = 64,
+        idle_timeout: float = 1800.0,
+        on_drop: Callable[[Session], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        if capacity < 1:
-            raise ValueError(f"a session store needs room for 1 session or more, not {capacity}")
+        limits = [capacity, per_owner] + ([] if per_address is None else [per_address])
+        if min(limits) < 1 or idle_timeout <= 0:
+            raise ValueError(
+                f"a session store needs room for 1 session or more in all, per owner and per "
+                f"address, and an idle timeout above 0, not {capacity}, {per_owner}, "
+                f"{per_address}, {idle_timeout}"
+            )
         self.capacity = capacity
-        self.on_evict = on_evict
-        self._sessions: OrderedDict[str, Session] = OrderedDict()
+        self.per_owner = per_owner
+        self.per_address = per_address
+        self.idle_timeout = idle_timeout
+        self.on_drop = on_drop
+        self.clock = clock
+        self._sessions: OrderedDict[str, Session] = OrderedDict()  # least recently used first
+        self._owners: Counter[str] = Counter()
+        self._addresses: Counter[str] = Counter()
         self.created = 0
-        self.evicted = 0
+        self.expired = 0
+        self.refused = 0
 
     def __len__(self) -> int:
         return len(self._sessions)
 
-    def create(self, owner: str, spec: str, game: Any, human: int, think: float) -> Session:
-        """Start a new game of ``game`` (made from ``spec``) for ``owner``."""
+    def admit(self, owner: str, address: str = "") -> float:
+        """Check that ``owner`` at ``address`` may start one more game; return the time.
+
+        Forgets the games idle too long first. Raises :class:`TooManyGamesError` when the
+        owner or the address has as many games as allowed, :class:`StoreFullError` when
+        the store is full."""
+        now = self.clock()
+        self._expire(now)
+        if self._owners[owner] >= self.per_owner:
+            self._refuse(
+                TooManyGamesError,
+                f"this browser already has {self.per_owner} games in play, the most one "
+                f"browser may have here: end one (New game ends the one shown)",
+                now,
+                lambda s: s.owner == owner,
+            )
+        if self.per_address is not None and self._addresses[address] >= self.per_address:
+            self._refuse(
+                TooManyGamesError,
+                f"{self.per_address} games are in play from your address, the most one "
+                f"address may have here: end one",
+                now,
+                lambda s: s.address == address,
+            )
+        if len(self._sessions) >= self.capacity:
+            self._refuse(
+                StoreFullError,
+                f"the server is full: {self.capacity} games are in play",
+                now,
+                lambda _s: True,
+            )
+        return now
+
+    def create(
+        self, owner: str, recipe: Recipe, game: Any, human: int, think: float, *, address: str = ""
+    ) -> Session:
+        """Start a new game of ``game`` (made from ``recipe``) for ``owner`` at ``address``.
+
+        Raises :class:`TooManyGamesError` when the owner or the address has as many
+        games as allowed, :class:`StoreFullError` when the store is full."""
         if human not in (0, 1):
             raise ZerosumError(f"side must be 0 (first) or 1 (second), not {human!r}")
+        now = self.admit(owner, address)
         session = Session(
             id=secrets.token_urlsafe(18),
             owner=owner,
-            spec=spec,
+            recipe=recipe,
             game=game,
             human=human,
             think=think,
             states=[game.initial_state()],
+            address=address,
+            used=now,
         )
         self._sessions[session.id] = session
+        self._owners[owner] += 1
+        self._addresses[address] += 1
         self.created += 1
-        while len(self._sessions) > self.capacity:
-            _, dropped = self._sessions.popitem(last=False)
-            self.evicted += 1
-            if self.on_evict is not None:
-                self.on_evict(dropped)
         return session
 
-    def get(self, owner: str, session_id: str) -> Session:
-        """Return ``owner``'s session ``session_id`` and mark it recently used.
+    def _refuse(
+        self,
+        error: type[RetryLaterError],
+        message: str,
+        now: float,
+        blocking: Callable[[Session], bool],
+    ) -> None:
+        """Raise ``error``, saying when the least recently used ``blocking`` game expires."""
+        oldest = next(s for s in self._sessions.values() if blocking(s))
+        wait = oldest.used + self.idle_timeout - now
+        self.refused += 1
+        minutes = max(1, math.ceil(wait / 60))
+        raise error(
+            f"{message}, or wait for a game left idle to expire (the next in {minutes} min)",
+            wait,
+        )
 
-        Raises :class:`UnknownSessionError` when there is none (or it is someone else's)."""
+    def _expire(self, now: float) -> None:
+        """Forget every session idle for ``idle_timeout`` seconds or more."""
+        while self._sessions:
+            session = next(iter(self._sessions.values()))
+            if now - session.used < self.idle_timeout:
+                return
+            self._drop(session)
+            self.expired += 1
+
+    def _drop(self, session: Session) -> None:
+        self._forget(session)
+        if self.on_drop is not None:
+            self.on_drop(session)
+
+    def get(self, owner: str, session_id: str) -> Session:
+        """Return ``owner``'s session ``session_id`` and mark it used now.
+
+        Raises :class:`UnknownSessionError` when there is none (or it is someone else's,
+        or it expired)."""
+        now = self.clock()
+        self._expire(now)
         session = self._sessions.get(session_id)
         # compare_digest: the answer's timing says nothing about whose session it is
         if session is None or not secrets.compare_digest(session.owner, owner):
             raise UnknownSessionError(
-                f"no game {session_id[:40]!r} in this browser session; it may have ended "
-                f"or been dropped to make room (start a new game)"
+                f"no game {quoted(session_id)} in this browser session; it may have ended or "
+                f"been left idle too long (start a new game)"
             )
+        session.used = now
         self._sessions.move_to_end(session_id)
         return session
 
     def remove(self, owner: str, session_id: str) -> Session:
-        """Drop ``owner``'s session ``session_id`` and return it."""
+        """Forget ``owner``'s session ``session_id`` and return it."""
         session = self.get(owner, session_id)
-        del self._sessions[session_id]
+        self._forget(session)
         return session
+
+    def _forget(self, session: Session) -> None:
+        del self._sessions[session.id]
+        for counts, key in ((self._owners, session.owner), (self._addresses, session.address)):
+            counts[key] -= 1
+            if counts[key] <= 0:
+                del counts[key]

@@ -33,6 +33,21 @@ function clearError() {
   $("error-text").textContent = "";
 }
 
+// The error of a refused request: the server's message, and the seconds it asks us to
+// wait before trying again (its Retry-After header), if any.
+async function failure(response) {
+  let message = `${response.status} ${response.statusText}`;
+  try {
+    message = (await response.json()).error || message;
+  } catch (_) {
+    // keep the status line
+  }
+  const error = new Error(message);
+  const wait = Number(response.headers.get("retry-after"));
+  error.retryAfter = wait > 0 ? wait : null;
+  return error;
+}
+
 async function api(method, path, body) {
   const options = { method, headers: {} };
   if (body !== undefined) {
@@ -40,17 +55,25 @@ async function api(method, path, body) {
     options.body = JSON.stringify(body);
   }
   const response = await fetch(path, options);
-  let data = null;
-  try {
-    data = await response.json();
-  } catch (_) {
-    data = null;
+  if (!response.ok) throw await failure(response);
+  return response.json();
+}
+
+// Read the file chosen in a file input as an upload ({name, text}), or null when none
+// is chosen; a file over the server's limit is refused here, before it is sent.
+async function readUpload(input, limit) {
+  const file = input.files && input.files[0];
+  if (!file) return null;
+  if (file.size > limit) {
+    throw new Error(`${file.name} is ${formatCount(file.size)} bytes; the most a game file may be is ${formatCount(limit)}`);
   }
-  if (!response.ok) {
-    const message = data && data.error ? data.error : `${response.status} ${response.statusText}`;
-    throw new Error(message);
-  }
-  return data;
+  return { name: file.name, text: await file.text() };
+}
+
+function ordinal(n) {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
+  return `${n}${suffix}`;
 }
 
 // POST a JSON body and read the answer as server-sent events; onEvent(kind, data)
@@ -61,15 +84,7 @@ async function eventStream(path, body, onEvent) {
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
   });
-  if (!response.ok) {
-    let message = `${response.status} ${response.statusText}`;
-    try {
-      message = (await response.json()).error || message;
-    } catch (_) {
-      // keep the status line
-    }
-    throw new Error(message);
-  }
+  if (!response.ok) throw await failure(response);
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
@@ -119,8 +134,12 @@ function showPanel(name) {
 
 const play = {
   games: [],
+  uploadLimit: 0,
   view: null,
   searching: false,
+  ticket: null, // the running search's ticket (see think)
+  retry: null, // the timer that asks the engine again after the server said "busy"
+  halted: false, // the engine failed to move: wait for the person to ask again
 };
 
 function gameSpec() {
@@ -129,12 +148,28 @@ function gameSpec() {
   return options ? `${name}:${options}` : name;
 }
 
+function currentEntry() {
+  return play.games.find((g) => g.name === $("game-select").value);
+}
+
+// An option's cap in words: "heaps: each number at most 1,000, at most 16 items".
+function describeCap(option) {
+  const cap = option.cap;
+  const items = cap.items > 1 ? `, at most ${cap.items} items` : "";
+  return `${option.name}: each number at most ${formatCount(cap.most)}${items}`;
+}
+
 function describeGame() {
-  const entry = play.games.find((g) => g.name === $("game-select").value);
+  const entry = currentEntry();
   if (!entry) return;
-  const options = entry.options.map((o) => (o.default === null ? o.name : `${o.name}=${o.default}`));
+  // options naming files are refused from a browser: the file input stands in for them
+  const typed = entry.options.filter((o) => !o.file);
+  const options = typed.map((o) => (o.default === null ? o.name : `${o.name}=${o.default}`));
   $("game-options").placeholder = options.length ? options.join(",") : "none";
+  $("game-options").title = typed.filter((o) => o.cap).map(describeCap).join("; ");
   $("game-options").value = "";
+  $("game-file-label").hidden = !entry.upload;
+  $("game-file").value = "";
   $("game-summary").textContent = entry.error ? `${entry.summary} (unavailable: ${entry.error})` : entry.summary;
 }
 
@@ -148,6 +183,7 @@ async function loadGames() {
     option.value = game.name;
     select.appendChild(option);
   }
+  play.uploadLimit = data.upload_limit;
   $("think-input").max = String(data.max_think);
   const preferred = play.games.find((g) => g.name === "tictactoe");
   if (preferred) select.value = preferred.name;
@@ -163,10 +199,16 @@ async function newGame(event) {
     think: Number($("think-input").value) || 1,
   };
   try {
+    const entry = currentEntry();
+    const upload = entry && entry.upload ? await readUpload($("game-file"), play.uploadLimit) : null;
+    if (upload) body.upload = upload;
     const previous = play.view;
+    // end the game shown first: one browser may keep only a few games on the server
+    if (previous) await api("DELETE", `/api/sessions/${previous.id}`).catch(() => {});
+    play.view = null;
     const view = await api("POST", "/api/sessions", body);
-    if (previous) api("DELETE", `/api/sessions/${previous.id}`).catch(() => {});
     clearAnalysis();
+    resetEngine();
     showView(view);
   } catch (error) {
     showError(error.message);
@@ -178,6 +220,7 @@ async function playMove(text) {
   clearError();
   try {
     const view = await api("POST", `/api/sessions/${play.view.id}/move`, { move: text });
+    resetEngine();
     showView(view);
   } catch (error) {
     showError(error.message);
@@ -188,7 +231,9 @@ async function undo() {
   if (!play.view) return;
   clearError();
   try {
-    showView(await api("POST", `/api/sessions/${play.view.id}/undo`));
+    const view = await api("POST", `/api/sessions/${play.view.id}/undo`);
+    resetEngine();
+    showView(view);
   } catch (error) {
     showError(error.message);
   }
@@ -199,9 +244,11 @@ function clearAnalysis() {
   $("depth-rows").replaceChildren();
 }
 
+// the server writes scores and depths in words ("win in 5 plies", "eval +12 points",
+// "to the end"): the page shows those, never the engine's raw numbers
 function showReport(report) {
   $("an-score").textContent = report.score_text;
-  $("an-depth").textContent = String(report.depth);
+  $("an-depth").textContent = report.depth_text;
   $("an-nodes").textContent = formatCount(report.nodes);
   $("an-nps").textContent = formatCount(report.nps);
   $("an-pv").textContent = report.pv.join(" ") || "–";
@@ -209,7 +256,7 @@ function showReport(report) {
 
 function addDepthRow(report) {
   const row = html("tr");
-  row.appendChild(html("td", String(report.depth)));
+  row.appendChild(html("td", report.depth_text));
   row.appendChild(html("td", report.score_text));
   row.appendChild(html("td", formatCount(report.nodes)));
   row.appendChild(html("td", `${report.elapsed.toFixed(3)} s`));
@@ -218,9 +265,21 @@ function addDepthRow(report) {
   rows.insertBefore(row, rows.firstChild);
 }
 
+// Forget a pending retry and a failure: the position changed, the engine may try again.
+function resetEngine() {
+  if (play.retry !== null) clearTimeout(play.retry);
+  play.retry = null;
+  play.halted = false;
+}
+
 async function think(purpose) {
   if (!play.view || play.searching) return;
+  resetEngine();
   play.searching = true;
+  // this search's ticket: a search's stream ends a little after its "done" event, by
+  // which time the next search may have begun; only the current one may change the page
+  const ticket = Symbol("search");
+  play.ticket = ticket;
   const id = play.view.id;
   $("depth-rows").replaceChildren();
   $("score-label").textContent = purpose === "hint" ? "Score for you" : "Engine's score";
@@ -228,11 +287,16 @@ async function think(purpose) {
   updateButtons();
   try {
     await eventStream(`/api/sessions/${id}/search`, { purpose }, (kind, data) => {
-      if (kind === "report") {
+      if (kind === "queued") {
+        setStatus(`Waiting for the engine: ${ordinal(data.position)} in line…`, "thinking queued");
+      } else if (kind === "started") {
+        setStatus(purpose === "hint" ? "Looking for a hint…" : "Engine thinking…", "thinking");
+      } else if (kind === "report") {
         showReport(data);
         addDepthRow(data);
       } else if (kind === "done") {
-        if (data.state.id === (play.view && play.view.id)) {
+        if (play.ticket === ticket && data.state.id === (play.view && play.view.id)) {
+          play.ticket = null;
           play.searching = false;
           showView(data.state);
         }
@@ -241,11 +305,26 @@ async function think(purpose) {
       }
     });
   } catch (error) {
+    if (error.retryAfter && purpose === "move") {
+      // the engine's line is full: ask again when the server says a place frees up
+      play.retry = setTimeout(() => {
+        play.retry = null;
+        if (play.view && play.view.id === id) think("move");
+      }, error.retryAfter * 1000);
+    }
     showError(error.message);
   } finally {
-    if (play.view && play.view.id === id && play.searching) {
+    // still this search's ticket: the stream ended without a "done" for this game
+    if (play.ticket === ticket) {
+      play.ticket = null;
       play.searching = false;
-      showView(await api("GET", `/api/sessions/${id}`).catch(() => play.view));
+      if (play.view && play.view.id === id) {
+        // a failed engine move waits for the person (or the retry timer) to ask again
+        play.halted = purpose === "move" && play.retry === null;
+        const view = await api("GET", `/api/sessions/${id}`).catch(() => play.view);
+        showView(view);
+        if (play.retry !== null) setStatus("The engine is busy: asking again in a few seconds…", "thinking");
+      }
     }
   }
 }
@@ -260,6 +339,7 @@ function updateButtons() {
   const view = play.view;
   const yourTurn = Boolean(view) && view.turn === "human" && !play.searching;
   $("hint").disabled = !yourTurn;
+  $("engine-move").hidden = !(view && view.turn === "engine" && play.halted && !play.searching);
   $("undo").disabled = !view || play.searching || !view.moves.some((m) => m.by === "you");
   for (const button of document.querySelectorAll("#legal button")) button.disabled = !yourTurn;
   $("board").classList.toggle("locked", !yourTurn);
@@ -287,12 +367,14 @@ function showView(view) {
     const mover = players[view.to_move];
     if (view.turn === "human") {
       setStatus(view.hint ? `Your move (${mover}). Hint: ${view.hint}` : `Your move (${mover}).`, "yours");
+    } else if (play.halted) {
+      setStatus(`Engine to move (${mover}): it could not; press “Ask the engine again”.`, "thinking");
     } else {
       setStatus(`Engine to move (${mover})…`, "thinking");
     }
   }
   updateButtons();
-  if (view.turn === "engine" && !view.thinking && !play.searching) {
+  if (view.turn === "engine" && !view.thinking && !play.searching && !play.halted && play.retry === null) {
     think("move");
   }
 }
@@ -352,6 +434,8 @@ function drawLegal(view) {
   const legal = $("legal");
   legal.replaceChildren();
   legal.hidden = Boolean(view.board) || view.legal.length === 0;
+  // the server lists only the first moves of a long list: the rest are typed
+  $("move-form").hidden = Boolean(view.board) || !view.legal_cut;
   if (legal.hidden) return;
   legal.appendChild(html("span", "Moves:", "muted"));
   for (const text of view.legal) {
@@ -362,11 +446,25 @@ function drawLegal(view) {
     button.addEventListener("click", () => playMove(text));
     legal.appendChild(button);
   }
+  if (view.legal_cut) {
+    const more = view.legal_count - view.legal.length;
+    legal.appendChild(html("span", `… and ${formatCount(more)} more: type one below`, "muted more"));
+  }
+}
+
+function typedMove(event) {
+  event.preventDefault();
+  const text = $("move-input").value.trim();
+  if (!text) return;
+  $("move-input").value = "";
+  playMove(text);
 }
 
 function drawMoves(view) {
   const list = $("move-list");
   list.replaceChildren();
+  // the view lists the latest moves only: number them from where the list starts
+  list.start = view.move_count - view.moves.length + 1;
   const players = view.game.players;
   for (const move of view.moves) {
     const item = html("li");
@@ -386,6 +484,7 @@ const lab = {
   order: [], // every node drawn, in layout order
   step: 0,
   timer: null,
+  uploadLimit: 0,
 };
 
 function labSource() {
@@ -409,6 +508,7 @@ async function loadLab() {
     select.appendChild(option);
   }
   $("lab-depth").max = String(data.max_depth);
+  lab.uploadLimit = data.upload_limit;
 }
 
 async function runLab(event) {
@@ -419,16 +519,18 @@ async function runLab(event) {
   const depth = $("lab-depth").value.trim();
   if (depth) body.depth = Number(depth);
   const source = labSource();
-  if (source === "example") body.example = $("lab-example").value;
-  else if (source === "tree") body.tree = $("lab-json").value;
-  else {
-    body.game = $("lab-game").value.trim();
-    const position = $("lab-position").value.trim();
-    if (position) body.position = position;
-    const moves = $("lab-moves").value.trim();
-    if (moves) body.moves = moves.split(/\s+/);
-  }
   try {
+    if (source === "example") body.example = $("lab-example").value;
+    else if (source === "tree") body.tree = $("lab-json").value;
+    else {
+      body.game = $("lab-game").value.trim();
+      const upload = await readUpload($("lab-file"), lab.uploadLimit);
+      if (upload) body.upload = upload;
+      const position = $("lab-position").value.trim();
+      if (position) body.position = position;
+      const moves = $("lab-moves").value.trim();
+      if (moves) body.moves = moves.split(/\s+/);
+    }
     const data = await api("POST", "/api/lab", body);
     loadTrace(data);
   } catch (error) {
@@ -688,6 +790,12 @@ function bind() {
   $("setup").addEventListener("submit", newGame);
   $("game-select").addEventListener("change", describeGame);
   $("hint").addEventListener("click", () => think("hint"));
+  $("engine-move").addEventListener("click", () => think("move"));
+  $("move-form").addEventListener("submit", typedMove);
+  // a page closed or reloaded ends its game, which no longer counts against the browser
+  window.addEventListener("pagehide", () => {
+    if (play.view) fetch(`/api/sessions/${play.view.id}`, { method: "DELETE", keepalive: true });
+  });
   $("undo").addEventListener("click", undo);
   $("lab-form").addEventListener("submit", runLab);
   for (const radio of document.querySelectorAll("input[name=source]")) {
