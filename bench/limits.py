@@ -28,9 +28,9 @@ import time
 from typing import Any
 
 from zerosum.arena import OpeningError, random_openings
-from zerosum.game import play
 from zerosum.games import registry
 from zerosum.games.connect4 import Connect4
+from zerosum.notation import play
 from zerosum.search.engine import Engine, EngineOptions, Limits
 
 OPENING_PLIES = (30, 12, 4)

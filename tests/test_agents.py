@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from bare_games import BareNim
 from zerosum.agents import (
     Agent,
     HumanAgent,
@@ -15,7 +16,7 @@ from zerosum.agents import (
     close_agent,
     reset_agent,
 )
-from zerosum.game import IllegalMoveError, MissingCapabilityError, outcome
+from zerosum.game import IllegalMoveError, outcome
 from zerosum.games.mnk import MNKGame, tictactoe
 from zerosum.games.tree import example
 from zerosum.search.engine import Limits
@@ -135,15 +136,19 @@ def test_human_agent_lets_end_of_input_and_interrupts_through() -> None:
         HumanAgent(interrupted).choose(TICTACTOE, 0)
 
 
-def test_human_agent_needs_notation() -> None:
-    class Silent:
-        info = TICTACTOE.info
+def test_human_agent_reads_the_str_of_a_move_in_a_game_without_notation() -> None:
+    game = BareNim("1,2")
+    answers = iter(["b2", "(1, 1)"])
+    shown: list[str] = []
+    agent = HumanAgent(lambda _: next(answers), shown.append)
+    assert agent.choose(game, game.initial_state()) == (1, 1)
+    assert shown == ["illegal move 'b2' in ((1, 2), 0): the legal moves are (0, 1), (1, 1), (1, 2)"]
 
-        def is_terminal(self, state: int) -> bool:
-            return False
 
-    with pytest.raises(MissingCapabilityError, match="parse_move"):
-        HumanAgent(lambda _: "a1").choose(Silent(), 0)
+def test_agents_play_a_game_with_only_the_six_methods() -> None:
+    game = BareNim("2,3")
+    moves = play(game, SearchAgent(Limits(time=0.5)), RandomAgent(1))
+    assert outcome(game, final(game, moves)) == outcome(game, ((0, 0), 1))  # first wins
 
 
 def test_search_agent_on_a_tree() -> None:

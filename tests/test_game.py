@@ -1,4 +1,5 @@
-"""The contract in zerosum.game: score constants, the error taxonomy, outcomes, play()."""
+"""The contract in zerosum.game: score constants, the error taxonomy, outcomes, and the
+checked play() of zerosum.notation on a game with its own notation."""
 
 from __future__ import annotations
 
@@ -20,15 +21,18 @@ from zerosum.game import (
     MissingCapabilityError,
     Outcome,
     ZerosumError,
+    describe_depth,
+    describe_score,
     describe_state,
     is_win_score,
     loss_in,
     other,
     outcome,
-    play,
     plies_to_end,
+    quoted,
     win_in,
 )
+from zerosum.notation import play
 
 
 class Countdown:
@@ -103,12 +107,13 @@ def test_play_is_checked_and_never_changes_the_state() -> None:
         play(game, end, "1")
 
 
-def test_play_without_notation_is_a_missing_capability() -> None:
+def test_play_without_notation_reads_moves_as_they_are_written() -> None:
     class Bare(Countdown):
         parse_move = None  # type: ignore[assignment]
 
-    with pytest.raises(MissingCapabilityError, match="countdown"):
-        play(Bare(), (3, 0), "1")
+    assert play(Bare(), (3, 0), "2") == (1, 1)
+    with pytest.raises(IllegalMoveError, match=r"'x'"):
+        play(Bare(), (3, 0), "x")
 
 
 def test_outcome_reports_winner_and_result_text() -> None:
@@ -130,3 +135,29 @@ def test_values_are_immutable() -> None:
     with pytest.raises(FrozenInstanceError):
         info.name = "y"  # type: ignore[misc]
     assert other(0) == 1 and other(1) == 0
+
+
+def test_quoted_input_stays_short_however_large() -> None:
+    assert quoted("b2") == "'b2'"
+    long = quoted("1" * 1_000_000)
+    assert long.startswith("'" + "1" * 40 + "'...") and "(1,000,000 characters)" in long
+    deep: list[object] = []
+    for _ in range(1000):
+        deep = [deep, "x" * 1000]
+    assert len(quoted(deep)) <= 83
+    assert quoted(list(range(10**6))) == "[0, 1, 2, 3, ...]"
+    assert quoted(7) == "7"
+
+
+def test_scores_and_depths_read_the_same_everywhere() -> None:
+    points = GameInfo("points", "Points", win_loss=False, score_unit="stones")
+    wins = GameInfo("wins", "Wins")
+    assert describe_score(wins, None) == "no score yet"
+    assert describe_score(wins, WIN - 5) == "win in 5 plies"
+    assert describe_score(wins, -(WIN - 1)) == "loss in 1 ply"
+    assert describe_score(wins, 0, exact=True) == "draw"
+    assert describe_score(wins, 12) == "eval +12 points"
+    assert describe_score(points, 6, exact=True) == "+6 stones"
+    assert describe_score(points, -3) == "eval -3 stones"
+    assert describe_depth(1) == "1 ply" and describe_depth(12) == "12 plies"
+    assert describe_depth(MAX_PLY + 1) == "to the end"

@@ -92,8 +92,12 @@ def test_module_attribute_agents() -> None:
         make_agent("test_specs.not_an_agent")
     with pytest.raises(AgentSpecError, match="cannot import"):
         make_agent("no_such_module_here.Agent")
-    with pytest.raises(AgentSpecError, match="no callable 'Missing'"):
+    with pytest.raises(AgentSpecError, match="'test_specs' has no attribute 'Missing'"):
         make_agent("test_specs.Missing")
+    with pytest.raises(AgentSpecError, match=r"test_specs\.DEFAULT_TIME is a float, not a class"):
+        make_agent("test_specs.DEFAULT_TIME")
+    with pytest.raises(AgentSpecError, match="importing 'bare_games_broken' failed: Zero"):
+        make_agent("bare_games_broken.Agent")
     with pytest.raises(AgentSpecError, match="unexpected keyword"):
         make_agent("test_specs.Scripted:colour=red")
 

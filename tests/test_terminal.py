@@ -1,19 +1,22 @@
-"""Terminal play, driven with piped input: every registered game, bad input, undo, hint,
-quit, end of input, Ctrl-C, people or agents on either side, and colour."""
+"""Terminal play, driven with piped input: every registered game, a game with only the
+six protocol methods, bad input, undo, hint, quit, end of input, Ctrl-C, people or
+agents on either side, colour, and engine scores in their explained form."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
 
+from bare_games import BareNim
 from zerosum.agents import RandomAgent, SearchAgent
 from zerosum.game import outcome
 from zerosum.games import registry
 from zerosum.games.mnk import tictactoe
 from zerosum.search.engine import Limits
-from zerosum.terminal import Session, describe_score, run_session
+from zerosum.terminal import Session, run_session
 
 QUICK = Limits(time=0.05)
 
@@ -191,10 +194,47 @@ def test_colour_paints_the_board_and_plain_stays_plain() -> None:
     assert stripped == game.render(state)
 
 
-def test_scores_are_described_for_people() -> None:
-    game = tictactoe()
-    assert describe_score(game, None) == "unknown"
-    assert describe_score(game, 0) == "+0"
-    assert describe_score(game, 100_000_000 - 3) == "win in 3 plies"
-    assert describe_score(game, -(100_000_000 - 1)) == "loss in 1 ply"
-    assert describe_score(registry.make("tree"), 15) == "+15"
+def test_engine_scores_are_shown_in_the_explained_form() -> None:
+    # a draw proved to the end, a win with its distance, and a heuristic with its unit
+    cases = [
+        (tictactoe(), "x.o/.x./..o", Limits(depth=9), r"\(draw, searched \d plies, \d+ nodes"),
+        (tictactoe(), "xx./oo./...", Limits(depth=9), r"\(win in 1 ply, searched "),
+        (tictactoe(), "x../.o./...", Limits(depth=2), r"\(eval [+-]\d+ points, searched 2 plies,"),
+    ]
+    for game, position, limits, shown in cases:
+        script = Script(["hint", "quit"])
+        start = game.parse_state(position)
+        run_session(
+            game,
+            [None, None],
+            start=start,
+            hint=SearchAgent(limits),
+            read=script.read,
+            write=script.write,
+        )
+        (hint,) = [line for line in script.output if line.startswith("hint: ")]
+        assert re.search(shown, hint), hint
+        assert "99999" not in hint and "1073741824" not in hint
+
+
+def test_a_game_with_only_the_six_methods_plays_to_the_end_against_the_engine() -> None:
+    game = BareNim("1,2")
+    # every move, board and prompt in str; a bad move is named with the legal ones
+    script = Script(["(1, 3)", "moves", "hint", "undo", "board", "(0, 1)", "quit"])
+    engine = SearchAgent(QUICK, name="engine")
+    session = Session(
+        game, [None, engine], hint=SearchAgent(QUICK), read=script.read, write=script.write
+    )
+    result = session.run()
+    assert result is not None and result.winner == 1  # (0, 1) loses to (1, 2)
+    text = script.text
+    assert "((1, 2), 0)" in script.output  # the state drawn with str
+    assert (
+        "illegal move '(1, 3)' in ((1, 2), 0): the legal moves are (0, 1), (1, 1), (1, 2)" in text
+    )
+    assert "(0, 1) (1, 1) (1, 2)" in script.output
+    assert re.search(r"^hint: \(1, 1\) \(win in 3 plies", text, re.MULTILINE)
+    assert "nothing to take back" in script.output
+    assert "second (engine) plays (1, 2) (win in 1 ply" in text
+    assert script.output[-1] == "second (engine) wins (0-1)."
+    assert session.history[-1] == ((0, 0), 0)

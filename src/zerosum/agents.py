@@ -9,9 +9,10 @@ optional and called with :func:`reset_agent` / :func:`close_agent` when present.
   over from move to move.
 * :class:`RandomAgent` picks uniformly among the legal moves, from its own seeded
   generator: the same seed plays the same game.
-* :class:`HumanAgent` reads a move as text through the game's checked notation and asks
-  again, with the error's message, until the text is a legal move. ``EOFError`` and
-  ``KeyboardInterrupt`` from the input pass through to the caller.
+* :class:`HumanAgent` reads a move as text through the checked layer
+  (:func:`zerosum.notation.parse_move`: the game's notation, else moves as ``str``
+  writes them) and asks again, with the error's message, until the text is a legal
+  move. ``EOFError`` and ``KeyboardInterrupt`` from the input pass through to the caller.
 
 Every agent refuses a finished game with :class:`~zerosum.game.IllegalMoveError`.
 """
@@ -22,12 +23,8 @@ import random
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
-from zerosum.game import (
-    IllegalMoveError,
-    InvalidMoveError,
-    MissingCapabilityError,
-    describe_state,
-)
+from zerosum import notation
+from zerosum.game import IllegalMoveError, InvalidMoveError, describe_state
 from zerosum.search.engine import Engine, EngineOptions, EngineResult, Limits
 
 __all__ = ["Agent", "HumanAgent", "RandomAgent", "SearchAgent", "close_agent", "reset_agent"]
@@ -139,7 +136,8 @@ class RandomAgent:
 class HumanAgent:
     """Asks a person for moves through ``input_fn`` and reports problems via ``output_fn``.
 
-    The text goes through the game's ``parse_move``; on an
+    The text goes through :func:`zerosum.notation.parse_move` (the game's
+    ``parse_move``, else the legal move whose ``str`` it is); on an
     :class:`~zerosum.game.InvalidMoveError` or :class:`~zerosum.game.IllegalMoveError`
     the message is shown and the question asked again. Commands such as undo or quit
     belong to the interface around the agent, which sees ``EOFError`` and
@@ -163,15 +161,9 @@ class HumanAgent:
     def choose(self, game: Any, state: Any) -> Any:
         """Read moves until one is legal in ``state`` and return it."""
         _refuse_finished(game, state)
-        parse_move = getattr(game, "parse_move", None)
-        if parse_move is None:
-            raise MissingCapabilityError(
-                f"game {game.info.name!r} has no move notation (parse_move): a person "
-                f"cannot enter moves"
-            )
         while True:
             text = self.input_fn(self.prompt)
             try:
-                return parse_move(state, text)
+                return notation.parse_move(game, state, text)
             except (InvalidMoveError, IllegalMoveError) as error:
                 self.output_fn(str(error))

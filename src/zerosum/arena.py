@@ -78,8 +78,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from zerosum import notation
 from zerosum.agents import Agent, close_agent
-from zerosum.game import ZerosumError, other, outcome, play
+from zerosum.game import ZerosumError, other, outcome, quoted
 from zerosum.games import registry
 from zerosum.ratings import (
     EloEstimate,
@@ -171,14 +172,15 @@ def parse_opening(game: Any, text: str | Sequence[str]) -> tuple[str, ...]:
     ends the game."""
     words = _SEPARATORS.split(text.strip()) if isinstance(text, str) else list(text)
     state = game.initial_state()
+    format_move = notation.move_formatter(game)
     moves = []
     for word in filter(None, words):
         try:
-            after = play(game, state, word)
+            move = notation.parse_move(game, state, word)
         except ZerosumError as error:
-            raise OpeningError(f"opening {' '.join(words)!r}: {error}") from None
-        moves.append(game.format_move(state, game.parse_move(state, word)))
-        state = after
+            raise OpeningError(f"opening {quoted(' '.join(words))}: {error}") from None
+        moves.append(format_move(state, move))
+        state = game.result(state, move)
     if game.is_terminal(state):
         raise OpeningError(f"opening {' '.join(moves)!r} ends the game; an opening must not")
     return tuple(moves)
@@ -213,6 +215,7 @@ def random_openings(game: Any, plies: int, count: int, seed: int) -> tuple[tuple
     when the game seems to end before ``plies`` every time."""
     if plies < 0 or count < 1:
         raise OpeningError(f"need at least one opening of 0 or more plies, not {count} x {plies}")
+    format_move = notation.move_formatter(game)
     openings = []
     for number in range(count):
         rng = random.Random(derive_seed(seed, "opening", number))
@@ -223,7 +226,7 @@ def random_openings(game: Any, plies: int, count: int, seed: int) -> tuple[tuple
                 if game.is_terminal(state):
                     break
                 move = rng.choice(list(game.actions(state)))
-                moves.append(game.format_move(state, move))
+                moves.append(format_move(state, move))
                 state = game.result(state, move)
             if not game.is_terminal(state):
                 openings.append(tuple(moves))
@@ -265,10 +268,11 @@ def play_game(
     ``time_limits`` entry plus ``time_margin`` seconds on a move loses the game; the
     reason is recorded. ``opening`` must be legal (see :func:`parse_opening`)."""
     state = game.initial_state()
+    format_move = notation.move_formatter(game)
     moves: list[str] = []
     for text in opening:
-        move = game.parse_move(state, text)
-        moves.append(game.format_move(state, move))
+        move = notation.parse_move(game, state, text)
+        moves.append(format_move(state, move))
         state = game.result(state, move)
     times: list[float] = []
     used = [0.0, 0.0]
@@ -306,7 +310,7 @@ def play_game(
             return _forfeit(
                 moves, player=player, reason="time", detail=detail, times=times, used=used
             )
-        moves.append(game.format_move(state, move))
+        moves.append(format_move(state, move))
         state = game.result(state, move)
     final = outcome(game, state)
     assert final is not None

@@ -16,12 +16,13 @@ Conventions that hold everywhere:
   must pass (othello) models the pass as a move. This is what lets negamax negate every
   child's value and the max/min forms alternate by ply; the conformance test checks it.
 * :meth:`Game.result` is unchecked and fast; the checked, user-facing layer
-  (``parse_move``, :func:`play`) raises a :class:`ValueError` subclass naming the input
-  and the state.
+  (``parse_move``, :func:`zerosum.notation.play`) raises a :class:`ValueError` subclass
+  naming the input and the state.
 """
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
@@ -54,7 +55,6 @@ __all__ = [
     "loss_in",
     "other",
     "outcome",
-    "play",
     "plies_to_end",
     "quoted",
     "win_in",
@@ -143,14 +143,32 @@ def describe_depth(depth: int) -> str:
     return f"{depth} {'ply' if depth == 1 else 'plies'}"
 
 
-def quoted(text: str, limit: int = 40) -> str:
-    """Quote user input for an error message, at most ``limit`` characters of it.
+def _short_repr() -> reprlib.Repr:
+    """A repr that stays short however large or deep a value is (a list of a million
+    items, a JSON tree nested a thousand deep)."""
+    short = reprlib.Repr()  # Python 3.11's Repr takes no arguments
+    short.maxlevel = 2
+    short.maxlist = short.maxtuple = short.maxset = short.maxdict = 4
+    short.maxstring = short.maxother = short.maxlong = 24
+    return short
+
+
+_SHORT_REPR = _short_repr()
+
+
+def quoted(value: object, limit: int = 40) -> str:
+    """Quote user input for an error message, at most about ``limit`` characters of it.
 
     A longer text shows its first ``limit`` characters, an ellipsis and its length, so
-    that a megabyte of bad input never comes back as a megabyte of error."""
-    if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit]!r}... ({len(text):,} characters)"
+    that a megabyte of bad input never comes back as a megabyte of error. Any other
+    value (a number, a list read from JSON) is shown by a repr that abbreviates long or
+    deep parts, cut at ``2 * limit`` characters."""
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        return f"{value[:limit]!r}... ({len(value):,} characters)"
+    text = _SHORT_REPR.repr(value)
+    return text if len(text) <= 2 * limit else f"{text[: 2 * limit]}..."
 
 
 # --------------------------------------------------------------------------- errors
@@ -337,21 +355,6 @@ def describe_state(game: Any, state: Any) -> str:
     else:
         text = repr(state)
     return text if text else "the start position"
-
-
-def play(game: Any, state: S, text: str) -> S:
-    """Apply the move written as ``text`` to ``state``, checked: the user-facing path.
-
-    Raises :class:`InvalidMoveError` or :class:`IllegalMoveError` naming the move and the
-    state; the state passed in is never changed (states are values)."""
-    parse_move = getattr(game, "parse_move", None)
-    if parse_move is None:
-        raise MissingCapabilityError(f"game {game.info.name!r} has no move notation (parse_move)")
-    if game.is_terminal(state):
-        raise IllegalMoveError(
-            f"illegal move {text!r}: the game is over in {describe_state(game, state)}"
-        )
-    return game.result(state, parse_move(state, text))  # type: ignore[no-any-return]
 
 
 # --------------------------------------------------------------------------- outcome

@@ -26,7 +26,6 @@ agent's time per move, which matches use to adjudicate. Bad specs raise
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import inspect
 import math
 import typing
@@ -36,6 +35,7 @@ from typing import Any
 
 from zerosum.agents import Agent, HumanAgent, RandomAgent, SearchAgent
 from zerosum.game import ZerosumError
+from zerosum.importer import import_callable
 from zerosum.search.engine import EngineOptions, Limits
 
 __all__ = [
@@ -220,18 +220,9 @@ def parse_agent_spec(text: str) -> AgentSpec:
 def _import_factory(spec: AgentSpec) -> Callable[..., Any]:
     """Import the callable a ``module.attribute`` spec names."""
     module_name, _, attribute = spec.kind.rpartition(".")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as error:
-        raise AgentSpecError(
-            f"bad agent spec {spec.text!r}: cannot import {module_name!r} ({error})"
-        ) from None
-    factory = getattr(module, attribute, None)
-    if not callable(factory):
-        raise AgentSpecError(
-            f"bad agent spec {spec.text!r}: {module_name!r} has no callable {attribute!r}"
-        )
-    return factory  # type: ignore[no-any-return]
+    return import_callable(
+        module_name, attribute, context=f"bad agent spec {spec.text!r}", error=AgentSpecError
+    )
 
 
 def make_agent(

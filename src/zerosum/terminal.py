@@ -3,8 +3,10 @@
 A :class:`Session` holds the game and who sits on each side: ``None`` for a person at
 the keyboard, an :class:`~zerosum.agents.Agent` otherwise (so person against engine,
 two people, or two engines watched move by move). People type moves in the game's own
-notation, read through the checked layer (:func:`zerosum.game.play`): a bad move is
-answered with the reason and asked again, and nothing is lost. Besides moves a person
+notation, read through the checked layer (:func:`zerosum.notation.play`; a game
+without a notation of its own shows and reads moves as ``str`` writes them): a bad move
+is answered with the reason and asked again, and nothing is lost. Engine scores are
+shown in the one explained form of :func:`zerosum.game.describe_score`. Besides moves a person
 may type ``help``, ``moves``, ``board``, ``hint``, ``undo`` and ``quit``. End of input
 or Ctrl-C ends the session quietly.
 
@@ -21,18 +23,11 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from zerosum import notation
 from zerosum.agents import Agent
-from zerosum.game import (
-    MAX_PLY,
-    Outcome,
-    ZerosumError,
-    is_win_score,
-    outcome,
-    play,
-    plies_to_end,
-)
+from zerosum.game import Outcome, ZerosumError, describe_depth, describe_score, outcome
 
-__all__ = ["HELP", "Painter", "Session", "describe_score", "run_session"]
+__all__ = ["HELP", "Painter", "Session", "run_session"]
 
 HELP = """\
 Type a move in the game's notation (e.g. {example}), or:
@@ -47,17 +42,6 @@ Type a move in the game's notation (e.g. {example}), or:
 _QUIT = frozenset({"quit", "exit", "q"})
 _PLAYER_STYLES = ("bold cyan", "bold yellow")
 _EMPTY = re.compile(r"(?<!\S)[·.](?!\S)")
-
-
-def describe_score(game: Any, score: int | None) -> str:
-    """Write an engine score for a person: ``win in 3 plies``, ``loss in 4 plies``,
-    ``+12`` (for the side to move), or ``unknown`` when no iteration completed."""
-    if score is None:
-        return "unknown"
-    if game.info.win_loss and is_win_score(score):
-        plies = plies_to_end(score)
-        return f"{'win' if score > 0 else 'loss'} in {plies} {'ply' if plies == 1 else 'plies'}"
-    return f"{score:+d}"
 
 
 class Painter:
@@ -89,8 +73,8 @@ class Painter:
         return str(captured.get())
 
     def board(self, game: Any, state: Any) -> str:
-        """Draw ``state`` with the game's ``render``, coloured when colour is on."""
-        drawing = game.render(state)
+        """Draw ``state`` (:func:`zerosum.notation.render`), coloured when colour is on."""
+        drawing = notation.render(game, state)
         if not self.color:
             return str(drawing)
         from rich.text import Text  # noqa: PLC0415 - only coloured output needs rich
@@ -145,8 +129,8 @@ class Session:
 
     def legal_moves(self) -> list[str]:
         """The legal moves of the current state, written in the game's notation."""
-        state = self.state
-        return [self.game.format_move(state, a) for a in self.game.actions(state)]
+        state, label = self.state, notation.move_formatter(self.game)
+        return [label(state, a) for a in self.game.actions(state)]
 
     def who(self, player: int) -> str:
         """Name the side ``player`` and who plays it: ``X (you)``, ``O (engine (1 s))``."""
@@ -168,18 +152,17 @@ class Session:
         return False
 
     def _agent_move(self, agent: Agent, state: Any, verb: str) -> tuple[Any, str]:
-        """Ask ``agent`` for a move; return it and a line saying what it found."""
+        """Ask ``agent`` for a move; return it and a line saying what it found: the
+        score in the one explained form, how deep the search went, its cost."""
         move = agent.choose(self.game, state)
-        text = self.game.format_move(state, move)
+        text = notation.format_move(self.game, state, move)
         last = getattr(agent, "last", None)
         if last is None:
             return move, f"{verb} {text}"
         stats = last.stats
-        facts = [f"score {describe_score(self.game, last.score)}"]
-        if 0 < stats.depth <= MAX_PLY:  # a search to the end reports a sentinel depth
-            facts.append(f"depth {stats.depth}")
-        if stats.solved:
-            facts.append("solved")
+        facts = [describe_score(self.game.info, last.score, exact=stats.solved)]
+        if stats.depth > 0:  # no depth completed: the score already says so
+            facts.append(f"searched {describe_depth(stats.depth)}")
         facts.append(f"{stats.nodes} nodes, {stats.time:.2f} s")
         return move, f"{verb} {text} ({', '.join(facts)})"
 
@@ -212,7 +195,7 @@ class Session:
                 self.write("nothing to take back")
         else:
             try:
-                self.history.append(play(game, state, command))
+                self.history.append(notation.play(game, state, command))
             except ZerosumError as error:
                 self.write(self.painter.note(f"{error}; try again ('help' for help)", "red"))
         return True

@@ -1,5 +1,7 @@
 """``zerosum play``: through a real pseudo-terminal once, then with piped input: moves, bad
-input, hints, undo, the engine first, agents on both sides and one-line errors."""
+input, hints, undo, the engine first, agents on both sides, a bare setup argument, a game
+of one's own named ``module:attribute`` (one with only the six protocol methods, too),
+and one-line errors."""
 
 from __future__ import annotations
 
@@ -11,12 +13,14 @@ import select
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
 from zerosum.cli import main
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
+PLUGIN_SITE = Path(__file__).resolve().parents[1] / "fixtures" / "plugin_site"
 
 
 def play(
@@ -117,7 +121,7 @@ def test_piped_session_with_bad_input_hint_and_undo(
     assert "Tic-tac-toe: X (you), O (engine:depth=9)." in out
     assert "O (engine:depth=9) plays " in out
     assert "cannot read move 'zz'" in out and "try again" in out
-    assert re.search(r"hint: [abc][123] \(score \+0, depth \d+", out)
+    assert re.search(r"hint: [abc][123] \(draw, searched \d+ plies, \d+ nodes", out)
     assert "taken back" in out
     assert "a3 b3 c3 a2 b2 c2 a1 b1 c1" in out  # every cell is free again
     assert "\x1b[" not in out  # no colours in a pipe
@@ -174,6 +178,12 @@ def test_the_engine_first_and_the_starting_moves(
         (["tictactoe", "--moves", "b2,b2"], "b2 is taken"),
         (["tictactoe", "--position", "xxx/ooo/..."], "impossible position"),
         (["tictactoe", "--time", "0"], "positive number of seconds"),
+        (["tictactoe", "7"], "game 'tictactoe' takes no bare argument '7'"),
+        (["bare_games:BareNim", "--position", "x"], "'bare-nim' cannot read a position"),
+        (["bare_games:Missing"], "game 'bare_games:Missing': 'bare_games' has no attribute"),
+        (["no_such_module_here:Game"], "cannot import 'no_such_module_here'"),
+        (["bare_games:SIX"], "bare_games.SIX is a int, not a class or a function"),
+        (["bare_games:NotAGame"], "which is not a game: it has no to_move, result"),
     ],
 )
 def test_bad_arguments_are_one_line_errors(
@@ -190,3 +200,58 @@ def test_bad_arguments_are_one_line_errors(
     err = capsys.readouterr().err
     assert code == 2
     assert message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "board", "moves"),
+    [
+        (["nim", "3,4,5"], "heap 3:   5 |||||", "1:1 1:2 1:3 2:1 2:2 2:3 2:4 3:1 3:2 3:3 3:4 3:5"),
+        (["stones-vii", "5,3,1,4,2"], "stones: 5 3 1 4 2", "left 5 right 2"),
+    ],
+)
+def test_a_bare_setup_argument_sets_the_game_s_main_option(
+    argv: list[str],
+    board: str,
+    moves: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = play(monkeypatch, capsys, *argv, lines="moves\nquit\n")
+    assert (code, err) == (0, "")
+    assert board in out
+    assert moves in out
+
+
+def test_a_game_of_one_s_own_with_only_the_protocol_plays_to_the_end(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # bare_games:BareNim has no notation, render or evaluate: moves and states are str
+    code, out, err = play(
+        monkeypatch,
+        capsys,
+        "bare_games:BareNim",
+        "1,2",
+        "--time",
+        "0.2",
+        lines="(0, 9)\n(0, 1)\n",
+    )
+    assert (code, err) == (0, "")
+    assert out.startswith("Bare Nim: first (you), second (engine).")
+    assert "illegal move '(0, 9)' in ((1, 2), 0): the legal moves are (0, 1), (1, 1), (1, 2)" in out
+    assert "second (engine) plays (1, 2) (win in 1 ply, searched to the end" in out
+    assert out.rstrip().endswith("((0, 0), 0)\nsecond (engine) wins (0-1).")
+
+
+def test_the_import_form_finds_a_module_in_the_current_directory(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (tmp_path / "my_pile_here.py").write_text(
+        "from tinygames import Pile as MyPile\n", encoding="utf-8"
+    )
+    monkeypatch.setattr(sys, "path", [*sys.path, str(PLUGIN_SITE)])
+    monkeypatch.chdir(tmp_path)
+    code, out, err = play(
+        monkeypatch, capsys, "my_pile_here:MyPile:size=2", "--engine-first", lines=""
+    )
+    assert (code, err) == (0, "")
+    assert "first (engine) plays 2 (win in 1 ply" in out

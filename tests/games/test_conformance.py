@@ -4,7 +4,9 @@ Whatever a game is, it must keep the protocol's promises: immutable states, play
 alternate, a stable order of legal moves, zero-sum utilities inside the declared range,
 a terminal state at the end of every random playout, keys that include the side to move,
 evaluations inside the win band, ordering hints that are a permutation of the legal
-moves, and a checked notation layer whose format and parse round-trip.
+moves, and a checked notation layer whose format and parse round-trip. A game with only
+the six protocol methods, named by the import form, keeps the same promises, and the
+shared checked layer (:mod:`zerosum.notation`) reads back every move it shows for it.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from zerosum import notation
 from zerosum.game import WIN_THRESHOLD, ZerosumError, outcome
 from zerosum.games import registry
 
@@ -36,7 +39,11 @@ def _playouts(game: Any, seed: int) -> list[list[Any]]:
     return lines
 
 
-@pytest.fixture(params=registry.names())
+BARE = "bare_games:BareNim:heaps=2,3"
+"""A game of one's own with nothing but the protocol (tests/bare_games.py)."""
+
+
+@pytest.fixture(params=[*registry.names(), BARE])
 def game(request: pytest.FixtureRequest) -> Any:
     return registry.make(request.param)
 
@@ -113,7 +120,25 @@ def test_ordering_hints_are_permutations(name: str) -> None:
             assert sorted(map(repr, ordered(state))) == sorted(map(repr, game.actions(state)))
 
 
-def test_notation_round_trips(game: Any) -> None:
+@pytest.mark.parametrize("spec", [*registry.names(), BARE])
+def test_the_checked_layer_reads_back_every_move_it_shows(spec: str) -> None:
+    game = registry.make(spec)
+    line = _playouts(game, seed=7)[0]
+    for state in line[:-1]:
+        assert isinstance(notation.render(game, state), str)
+        label = notation.move_formatter(game)
+        for move in game.actions(state):
+            assert notation.parse_move(game, state, label(state, move)) == move
+
+
+@pytest.fixture(params=registry.names())
+def registered(request: pytest.FixtureRequest) -> Any:
+    """A registered game: every one of them has the whole checked layer."""
+    return registry.make(request.param)
+
+
+def test_notation_round_trips(registered: Any) -> None:
+    game = registered
     for method in ("parse_move", "format_move", "parse_state", "format_state", "render"):
         assert callable(getattr(game, method, None)), f"{game.info.name} lacks {method}"
     for line in _playouts(game, seed=5):

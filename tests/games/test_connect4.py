@@ -20,10 +20,10 @@ from zerosum.game import (
     InvalidMoveError,
     InvalidStateError,
     ZerosumError,
-    play,
 )
 from zerosum.games import connect4
 from zerosum.games.connect4 import SOLVED_VALUES, Connect4, State, solve_position
+from zerosum.notation import play
 from zerosum.search.engine import Engine
 from zerosum.search.solve import solve
 

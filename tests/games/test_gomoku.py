@@ -21,11 +21,11 @@ from zerosum.game import (
     InvalidMoveError,
     InvalidStateError,
     ZerosumError,
-    play,
 )
 from zerosum.games import registry
 from zerosum.games.gomoku import BREADTH, Gomoku, GomokuState
 from zerosum.games.gomoku_threats import vcf, vct
+from zerosum.notation import play
 from zerosum.search.engine import Engine, Limits
 
 DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))

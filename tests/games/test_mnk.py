@@ -24,10 +24,10 @@ from zerosum.game import (
     InvalidMoveError,
     InvalidStateError,
     ZerosumError,
-    play,
 )
 from zerosum.games import registry
 from zerosum.games.mnk import MNKGame, tictactoe
+from zerosum.notation import play
 from zerosum.search.reference import ALGORITHMS
 
 FULL_TREE_NODES = 549_946

@@ -26,10 +26,10 @@ from zerosum.game import (
     InvalidMoveError,
     InvalidStateError,
     ZerosumError,
-    play,
 )
 from zerosum.games.impartial import report
 from zerosum.games.nim import DivisorHeap, Nim, Subtraction, divisor, nim, subtraction
+from zerosum.notation import play
 from zerosum.search.grundy import GrundyTable, NotNormalPlayError
 from zerosum.search.reference import negamax
 

@@ -19,7 +19,6 @@ from zerosum.game import (
     InvalidMoveError,
     InvalidStateError,
     ZerosumError,
-    play,
 )
 from zerosum.games import stones
 from zerosum.games.stones import (
@@ -30,6 +29,7 @@ from zerosum.games.stones import (
     StoneGameIII,
     StoneGameVII,
 )
+from zerosum.notation import play
 from zerosum.search.reference import negamax, negamax_alphabeta
 
 SOLVERS: dict[int, tuple[Callable[[Any], Any], type[StoneGameBase]]] = {
@@ -185,7 +185,7 @@ def test_the_front_games_notation() -> None:
         ("left=9 right=0", "only 4 stones"),
         ("left=1", "missing right"),
         ("left=1 right=0 left=2", "each once"),
-        ("left=-1 right=0", "left=-1 is not a number"),
+        ("left=-1 right=0", "'left=-1' is not a number"),
         ("left=0 right=0 score=1", "two integers"),
         ("left=0 right=0 turn=2", "each once"),
     ],

@@ -21,10 +21,10 @@ from zerosum.game import (
     InvalidStateError,
     MissingCapabilityError,
     ZerosumError,
-    play,
 )
 from zerosum.games import registry
 from zerosum.games.tree import EXAMPLES, TreeGame, example, load_tree
+from zerosum.notation import play
 from zerosum.search.reference import SearchDepthError, alphabeta
 
 TREES = Path(__file__).resolve().parents[2] / "src" / "zerosum" / "games" / "trees"

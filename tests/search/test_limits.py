@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from zerosum.arena import OpeningError, random_openings
-from zerosum.game import play
 from zerosum.games import registry
 from zerosum.games.gomoku import Gomoku
+from zerosum.notation import play
 from zerosum.search.engine import Engine, Limits
 
 LIMIT = 0.04

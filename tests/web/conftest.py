@@ -100,6 +100,14 @@ def busy_server() -> Iterator[str]:
         yield base
 
 
+@pytest.fixture(scope="module")
+def own_game_server() -> Iterator[str]:
+    """A real ``zerosum serve`` offering a game of the user's own, Hexapawn from
+    docs/examples, named by its import form; yields its base URL."""
+    with running_server("--workers", "1", "--game", "docs.examples.hexapawn:Hexapawn") as base:
+        yield base
+
+
 def chromium_path() -> str | None:
     """Debian's Chromium, if installed."""
     for name in ("chromium", "chromium-browser"):

@@ -128,3 +128,27 @@ def test_serve_without_the_web_extra_names_the_install_command(
     assert "uvicorn is missing" in error
     assert "pip install -e '.[web]'" in error
     assert "pip install 'zerosum[web]'" in error
+
+
+def test_serve_offers_your_own_game_and_its_engine_plays_it(own_game_server: str) -> None:
+    # the game is registered in the server and again in its worker process, which
+    # starts afresh: the engine's move proves the worker can make the game
+    with httpx.Client(base_url=own_game_server, timeout=30) as client:
+        names = [game["name"] for game in client.get("/api/games").json()["games"]]
+        assert "hexapawn" in names
+        view = client.post("/api/sessions", json={"game": "hexapawn", "side": 1}).json()
+        assert view["game"]["title"] == "Hexapawn"
+        url = f"/api/sessions/{view['id']}/search"
+        with client.stream("POST", url, json={"purpose": "move"}) as answer:
+            done = read_until(answer.iter_lines(), "done")
+        assert done["applied"] is True
+        assert done["state"]["moves"][0]["text"] == done["move"]
+        # a stranger still cannot name a module to import
+        refused = client.post("/api/sessions", json={"game": "os:getcwd"})
+        assert refused.status_code in (400, 404), refused.text
+
+
+def test_serve_refuses_a_game_that_is_not_there() -> None:
+    with pytest.raises(SystemExit) as exit_status:
+        sys.exit(cli.main(["serve", "--game", "no_such_module_here:Game", "--port", "0"]))
+    assert exit_status.value.code == 2

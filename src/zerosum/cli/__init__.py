@@ -5,6 +5,9 @@ Each command group lives in its own module here and adds its subcommands through
 only to build the parser, and its machinery only when its command runs, so
 ``zerosum --help`` starts fast. Every bad argument or input prints one line
 (``zerosum: error: ...``) on standard error and exits with status 2, never a traceback.
+``zerosum --version`` prints the installed version. Wherever a command takes a game or
+an agent spec it may name code in the current directory (``mygame:MyGame``), which
+:func:`main` makes importable.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from zerosum.cli.common import EXIT_USAGE, Parser
+from zerosum.cli.common import EXIT_USAGE, Parser, import_from_here
 from zerosum.game import ZerosumError
 
 __all__ = ["COMMAND_MODULES", "build_parser", "main"]
@@ -34,9 +37,24 @@ COMMAND_MODULES = (
 """The modules whose ``register`` adds the subcommands, in the order ``--help`` lists them."""
 
 
+class _Version(argparse.Action):
+    """``--version``: print ``zerosum X.Y.Z`` and exit. The version is looked up only
+    when asked for, so that building the parser stays cheap."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        from importlib.metadata import version
+
+        print(f"zerosum {version('zerosum')}")  # on standard output, as argparse's own
+        parser.exit()
+
+
 def build_parser() -> Parser:
     """Return the parser of the ``zerosum`` command with every subcommand registered."""
     parser = Parser(prog="zerosum", description="Adversarial search for two-player zero-sum games.")
+    parser.add_argument("--version", action=_Version)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     commands.required = True
     for name in COMMAND_MODULES:
@@ -47,6 +65,7 @@ def build_parser() -> Parser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``zerosum`` command with ``argv`` (default: the process arguments)."""
     args = build_parser().parse_args(argv)
+    import_from_here()
     run: Callable[[argparse.Namespace], Any] = args.run
     try:
         run(args)

@@ -18,8 +18,15 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> None:
-    """Search the signature positions and print one row each, then the totals."""
-    from zerosum.signature import run_signature
+    """Search the signature positions and print one row each, then the totals.
+
+    Scores and depths are written in the one explained form every interface shows
+    (:func:`~zerosum.game.describe_score`, :func:`~zerosum.game.describe_depth`): a
+    position searched without a depth limit is searched to the end, so its score is
+    exact."""
+    from zerosum.game import describe_depth, describe_score
+    from zerosum.search.table import DEPTH_END
+    from zerosum.signature import POSITIONS, run_signature
 
     rows, total = run_signature()
     print(
@@ -28,13 +35,13 @@ def run(args: argparse.Namespace) -> None:
                 (
                     r.label,
                     r.position or "start",
-                    r.depth if r.depth is not None else "end",
+                    describe_depth(DEPTH_END if r.depth is None else r.depth),
                     r.move,
-                    r.score,
+                    describe_score(item.make().info, r.score, exact=r.depth is None),
                     f"{r.nodes:,}",
                     f"{r.seconds * 1000:.1f}",
                 )
-                for r in rows
+                for item, r in zip(POSITIONS, rows, strict=True)
             ],
             ("game", "position", "depth", "move", "score", "nodes", "ms"),
         )

@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from zerosum.game import ZerosumError
 
-__all__ = ["EXIT_USAGE", "Parser", "UsageError", "count", "make_game", "table"]
+__all__ = [
+    "EXIT_USAGE",
+    "Parser",
+    "UsageError",
+    "count",
+    "import_from_here",
+    "make_game",
+    "table",
+]
 
 EXIT_USAGE = 2
 """The exit status of every usage or input error."""
@@ -50,15 +60,31 @@ def make_game(spec: str, argument: str | None = None) -> Any:
     """Make the game ``spec`` names; a bare ``argument`` sets the game's main option.
 
     ``make_game("stones-vii", "5,3,1,4,2")`` is ``make("stones-vii", values="5,3,1,4,2")``;
-    a game without a main option refuses the argument with a one-line error."""
+    the argument is read as a spec's option is (``7`` is a number). For a game from
+    outside zerosum (installed, or named ``module.path:attribute``) the main option is
+    its factory's first. A game without a main option refuses the argument with a
+    one-line error."""
     from zerosum.games import registry
 
     if argument is None:
         return registry.make(spec)
     name, _ = registry.parse_spec(spec)
-    option = registry.entry(name).argument
+    option = registry.resolve(name).argument
     if option is None:
         raise UsageError(
             f"game {name!r} takes no bare argument {argument!r}; give options as {name}:key=value"
         )
-    return registry.make(spec, **{option: argument})
+    options: dict[str, Any] = {option: registry.option_value(argument)}
+    return registry.make(spec, **options)
+
+
+def import_from_here() -> None:
+    """Make modules in the current directory importable, as ``python -m`` does, so that
+    ``zerosum play mygame:MyGame`` finds ``./mygame.py``.
+
+    The directory goes at the end of the search path, not the front: a file that
+    happens to share a name with an installed module (``random.py``) must not replace
+    it inside zerosum."""
+    here = os.getcwd()
+    if all(os.path.abspath(path or os.curdir) != here for path in sys.path):
+        sys.path.append(here)

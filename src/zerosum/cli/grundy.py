@@ -25,11 +25,12 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace) -> None:
     """Print the value, the winner and the winning moves as a table."""
     from zerosum.games.impartial import report
+    from zerosum.notation import parse_state
 
     game = make_game(args.game, args.setup)
     if not game.info.impartial:
         raise UsageError(f"game {game.info.name!r} is not impartial; try zerosum solve")
-    state = game.parse_state(args.position) if args.position else game.initial_state()
+    state = parse_state(game, args.position) if args.position else game.initial_state()
     answer = report(game, state)
     print(f"{game.info.title}: {answer.position}")
     if answer.value is not None:

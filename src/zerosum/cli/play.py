@@ -1,4 +1,7 @@
-"""``zerosum play``: play any built-in game in the terminal, against the engine or a person.
+"""``zerosum play``: play any game in the terminal, against the engine or a person.
+
+The game is any spec: a registered name with options, a bare setup like ``solve``
+takes (``zerosum play nim 3,4,5``), or ``module.path:attribute`` for a game of your own.
 
 By default you move first and the engine replies (``--engine-first`` swaps). ``--first``
 and ``--second`` put any agent spec on a side (``human``, ``engine:depth=4``,
@@ -14,7 +17,7 @@ import os
 import sys
 from typing import Any
 
-from zerosum.cli.common import UsageError
+from zerosum.cli.common import UsageError, make_game
 
 
 def _think_time(text: str) -> float:
@@ -35,7 +38,10 @@ def register(commands: Any) -> None:
         help="play a game in the terminal against the engine (or a person)",
         description="Type moves in the game's notation; 'help' lists the commands.",
     )
-    parser.add_argument("game", help="the game spec, e.g. tictactoe or connect4:width=5")
+    parser.add_argument(
+        "game", help="the game spec, e.g. tictactoe, connect4:width=5 or mymodule:MyGame"
+    )
+    parser.add_argument("setup", nargs="?", help="the game's main option, e.g. nim heaps 3,4,5")
     parser.add_argument(
         "--engine-first",
         "--human-second",
@@ -70,14 +76,14 @@ def _line_writer(text: str) -> None:
 
 def run(args: argparse.Namespace) -> None:
     """Play the game the arguments describe, until it ends or the person leaves."""
+    from zerosum import notation
     from zerosum.arena import parse_opening
-    from zerosum.games import registry
     from zerosum.specs import make_agent, parse_agent_spec
     from zerosum.terminal import run_session
 
     if args.engine_first and (args.first or args.second):
         raise UsageError("--engine-first cannot be combined with --first or --second")
-    game = registry.make(args.game)
+    game = make_game(args.game, args.setup)
     default = ("engine", "human") if args.engine_first else ("human", "engine")
     specs = [
         parse_agent_spec(text or fallback)
@@ -91,9 +97,9 @@ def run(args: argparse.Namespace) -> None:
     if args.moves is not None:
         start = game.initial_state()
         for move in parse_opening(game, args.moves):
-            start = game.result(start, game.parse_move(start, move))
+            start = notation.play(game, start, move)
     elif args.position is not None:
-        start = game.parse_state(args.position)
+        start = notation.parse_state(game, args.position)
     color = args.color == "always" or (
         args.color == "auto" and sys.stdout.isatty() and "NO_COLOR" not in os.environ
     )

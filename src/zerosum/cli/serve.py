@@ -54,6 +54,14 @@ def register(commands: Any) -> None:
         type=count,
         help="searches that may wait for a busy engine; more are refused (default: 2 x workers)",
     )
+    parser.add_argument(
+        "--game",
+        action="append",
+        default=[],
+        metavar="MODULE:ATTRIBUTE",
+        help="offer your own game too (a Game class or factory; repeat for more); its "
+        "name is the attribute's, in lower case",
+    )
     parser.set_defaults(run=run)
 
 
@@ -70,6 +78,10 @@ def run(args: argparse.Namespace) -> None:
         ) from None
     if args.workers == 0:
         raise UsageError("--workers must be 1 or more")
+    from zerosum.games import registry
+
+    for target in args.game:
+        registry.register(target)
     app = create_app(
         workers=args.workers,
         pool=args.pool,

@@ -92,9 +92,10 @@ def start_state(game: Any, args: argparse.Namespace) -> Any:
 
     Moves are separated by commas or spaces; a single word that is not a move is read as
     one move per character, as connect four's published sequences are written (``4455``)."""
-    from zerosum.game import ZerosumError, play
+    from zerosum.game import ZerosumError
+    from zerosum.notation import parse_state, play
 
-    state = game.parse_state(args.position) if args.position else game.initial_state()
+    state = parse_state(game, args.position) if args.position else game.initial_state()
     words = (args.moves or "").replace(",", " ").split()
     if len(words) == 1 and len(words[0]) > 1:
         try:
@@ -134,13 +135,15 @@ def run(args: argparse.Namespace) -> None:
     if callable(own_solver) and not (args.position or args.moves or args.weak or args.all):
         _print_dynamic_programme(game, own_solver())
         return
+    from zerosum import notation
+
     state = start_state(game, args)
+    where = notation.format_state(game, state) or "the start"
     if game.is_terminal(state):
-        raise UsageError(f"nothing to solve: the game is over in {game.format_state(state)!r}")
+        raise UsageError(f"nothing to solve: the game is over in {where!r}")
     from zerosum.search.engine import Limits
     from zerosum.search.solve import estimate_tree, solve
 
-    where = game.format_state(state) or "the start"
     limited = args.time is not None or args.nodes is not None
     size = estimate_tree(game, state).log10_minimal
     if size > FAR_BEYOND:
@@ -168,25 +171,26 @@ def run(args: argparse.Namespace) -> None:
     mover = game.info.players[game.to_move(state)]
     print(f"{game.info.title}: {where}, {mover} to move")
     label = "score" if published is not None and not args.weak else "value"
+    format_move = notation.move_formatter(game)
     if solution.proven:
         print(f"{label}: {shown(solution.score)}")
         moves = "best moves" if solution.finished else "best moves so far"
-        best = [game.format_move(state, move) for move in solution.best_moves]
+        best = [format_move(state, move) for move in solution.best_moves]
         print(f"{moves}: {' '.join(best) or '(none proven yet)'}")
     else:
         print(f"bounds: {_interval(solution.bounds, shown)}")
         if solution.best_moves:
-            move = game.format_move(state, solution.best_moves[0])
+            move = format_move(state, solution.best_moves[0])
             print(f"best move so far: {move} (gets at least {shown(solution.bounds[0], False)})")
     if solution.pv and solution.proven:
         line, position = [], state
         for move in solution.pv:
-            line.append(game.format_move(position, move))
+            line.append(format_move(position, move))
             position = game.result(position, move)
         print(f"line: {' '.join(line)}")
     print(f"nodes: {solution.nodes:,}  time: {solution.time:.3f} s")
     if solution.root_scores:
-        rows = [(game.format_move(state, m), shown(s)) for m, s in solution.root_scores.items()]
+        rows = [(format_move(state, m), shown(s)) for m, s in solution.root_scores.items()]
         print(table(rows, ("move", label)))
     if not solution.finished:
         print(_not_finished(solution, args))
@@ -281,7 +285,9 @@ def _progress_line(
 
 
 def _print_dynamic_programme(game: Any, solution: Any) -> None:
-    print(f"{game.info.title}: {game.format_state(game.initial_state())}")
+    from zerosum.notation import format_state
+
+    print(f"{game.info.title}: {format_state(game, game.initial_state())}")
     print(f"value: {solution.value} (first player's margin with best play)")
     print(f"answer: {solution.answer}")
     print(f"line: {', '.join(solution.line)}")

@@ -42,6 +42,7 @@ from zerosum.game import (
     InvalidStateError,
     Player,
     is_win_score,
+    quoted,
 )
 from zerosum.search.engine import Engine
 from zerosum.search.solve import solve
@@ -217,7 +218,7 @@ class Connect4:
             if type(value) is not int or not MIN_SIDE <= value <= MAX_SIDE:
                 raise InvalidGameError(
                     f"connect four {name} must be an integer from {MIN_SIDE} to {MAX_SIDE}, "
-                    f"not {value!r}"
+                    f"not {quoted(value)}"
                 )
         self.width = width
         self.height = height
@@ -490,17 +491,17 @@ class Connect4:
         stripped = text.strip()
         if len(stripped) != 1 or stripped not in self._digits():
             raise InvalidMoveError(
-                f"invalid move {text!r}: columns are 1-{self.width}, "
+                f"invalid move {quoted(text)}: columns are 1-{self.width}, "
                 f"in position {self._describe(state)}"
             )
         column = int(stripped) - 1
         if self.is_terminal(state):
             raise IllegalMoveError(
-                f"illegal move {text!r}: the game is over in position {self._describe(state)}"
+                f"illegal move {quoted(text)}: the game is over in position {self._describe(state)}"
             )
         if state[1] & self._tops[column]:
             raise IllegalMoveError(
-                f"illegal move {text!r}: column {column + 1} is full "
+                f"illegal move {quoted(text)}: column {column + 1} is full "
                 f"in position {self._describe(state)}"
             )
         return column
@@ -520,18 +521,19 @@ class Connect4:
         for index, char in enumerate(text.strip(), start=1):
             if char not in digits:
                 raise InvalidStateError(
-                    f"invalid position {text!r}: move {index} ({char!r}) is not a column "
+                    f"invalid position {quoted(text)}: move {index} ({char!r}) is not a column "
                     f"1-{self.width}"
                 )
             if self.is_terminal(state):
                 raise InvalidStateError(
-                    f"invalid position {text!r}: move {index} ({char}) is played after "
+                    f"invalid position {quoted(text)}: move {index} ({char}) is played after "
                     "the game ended"
                 )
             column = int(char) - 1
             if state[1] & self._tops[column]:
                 raise InvalidStateError(
-                    f"invalid position {text!r}: move {index} ({char}) is played in a full column"
+                    f"invalid position {quoted(text)}: move {index} ({char}) is played in a "
+                    "full column"
                 )
             state = self.result(state, column)
         return state

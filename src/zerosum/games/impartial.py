@@ -42,6 +42,7 @@ from zerosum.game import (
     InvalidStateError,
     Player,
     ZerosumError,
+    quoted,
 )
 from zerosum.games.files import GameText, read_game_file
 from zerosum.search.grundy import GrundyTable, NotNormalPlayError
@@ -66,10 +67,19 @@ M = TypeVar("M")
 _LISTED_MOVES = 12
 """How many legal moves an error message lists before it stops."""
 
+_LISTED_CHARS = 160
+"""How long a list in an error message grows before it is cut: node names are input."""
 
-def _listing(items: Sequence[str]) -> str:
-    shown = ", ".join(items[:_LISTED_MOVES])
-    return shown + (", ..." if len(items) > _LISTED_MOVES else "")
+_INDEX_DIGITS = 9
+"""The longest component number read: longer ones are past every component (and
+``int`` refuses text past 4,300 digits with a plain ``ValueError``)."""
+
+
+def _listing(items: Sequence[str], joiner: str = ", ") -> str:
+    shown = joiner.join(items[:_LISTED_MOVES])
+    if len(shown) > _LISTED_CHARS:
+        return shown[:_LISTED_CHARS] + "..."
+    return shown + (joiner + "..." if len(items) > _LISTED_MOVES else "")
 
 
 class Impartial(ABC, Generic[P, M]):
@@ -172,14 +182,14 @@ class Impartial(ABC, Generic[P, M]):
         body, semicolon, who = text.partition(";")
         if semicolon and who.strip() not in ("1", "2"):
             raise InvalidStateError(
-                f"cannot read state {text!r} for game {self.info.name!r}: after ';' write "
+                f"cannot read state {quoted(text)} for game {self.info.name!r}: after ';' write "
                 "the player to move, 1 or 2"
             )
         try:
             position = self.read_position(body.strip())
         except InvalidStateError as error:
             raise InvalidStateError(
-                f"cannot read state {text!r} for game {self.info.name!r}: {error}"
+                f"cannot read state {quoted(text)} for game {self.info.name!r}: {error}"
             ) from None
         return (position, 1 if who.strip() == "2" else 0)
 
@@ -198,9 +208,9 @@ class Impartial(ABC, Generic[P, M]):
         try:
             move = self.read_move(position, text.strip())
         except InvalidMoveError as error:
-            raise InvalidMoveError(f"cannot read move {text!r} in {where}: {error}") from None
+            raise InvalidMoveError(f"cannot read move {quoted(text)} in {where}: {error}") from None
         except IllegalMoveError as error:
-            raise IllegalMoveError(f"illegal move {text!r} in {where}: {error}") from None
+            raise IllegalMoveError(f"illegal move {quoted(text)} in {where}: {error}") from None
         legal = self.moves(position)
         if move not in legal:
             if not legal:
@@ -209,7 +219,7 @@ class Impartial(ABC, Generic[P, M]):
                 reason = "the legal moves are " + _listing(
                     [self.write_move(position, m) for m in legal]
                 )
-            raise IllegalMoveError(f"illegal move {text!r} in {where}: {reason}")
+            raise IllegalMoveError(f"illegal move {quoted(text)} in {where}: {reason}")
         return move
 
     def format_move(self, state: tuple[P, Player], action: M) -> str:
@@ -340,16 +350,19 @@ class Sum(Impartial[tuple[Any, ...], tuple[int, Any]]):
         if not colon:
             if len(position) != 1:
                 raise InvalidMoveError(
-                    f"write the {self.component} number, ':' and the move, like '1:{text}'"
+                    f"write the {self.component} number, ':' and the move, like "
+                    f"{quoted('1:' + text)}"
                 )
             number, inner = "1", text
-        if not number.strip().isdecimal():
-            raise InvalidMoveError(f"{number.strip()!r} is not a {self.component} number")
-        index = int(number) - 1
+        digits = number.strip()
+        if not (digits.isascii() and digits.isdecimal()):  # int() also reads '٣' and '1_0'
+            raise InvalidMoveError(f"{quoted(digits)} is not a {self.component} number")
+        short = len(digits) <= _INDEX_DIGITS
+        index = int(digits) - 1 if short else len(position)
         if not 0 <= index < len(position):
             raise IllegalMoveError(
-                f"there is no {self.component} {index + 1}: the {self.component}s are "
-                f"numbered 1 to {len(position)}"
+                f"there is no {self.component} {index + 1 if short else quoted(digits)}: "
+                f"the {self.component}s are numbered 1 to {len(position)}"
             )
         part = self._parts_for(position)[index]
         return (index, part.read_move(position[index], inner.strip()))
@@ -379,12 +392,12 @@ _NODE_LIMIT = 1_000_000
 
 def _node_name(value: Any, where: str) -> str:
     if isinstance(value, bool) or not isinstance(value, str | int):
-        raise InvalidGameError(f"{where}: a node is a string or an integer, not {value!r}")
+        raise InvalidGameError(f"{where}: a node is a string or an integer, not {quoted(value)}")
     name = str(value).strip()
     if not name or any(c in name for c in ";+:") or name != str(value):
         raise InvalidGameError(
-            f"{where}: node name {value!r} must be non-empty, without surrounding spaces, "
-            "';', '+' or ':'"
+            f"{where}: node name {quoted(value)} must be non-empty, without "
+            "surrounding spaces, ';', '+' or ':'"
         )
     return name
 
@@ -423,23 +436,23 @@ class GraphGame(Impartial[int, int]):
             for node in nodes:
                 node_name = _node_name(node, source)
                 if node_name in index_of:
-                    raise InvalidGameError(f"{source}: node {node!r} is listed twice")
+                    raise InvalidGameError(f"{source}: node {quoted(node)} is listed twice")
                 add(node_name)
         closed = nodes is not None
         pairs: list[tuple[int, int]] = []
         seen: set[tuple[int, int]] = set()
         for edge in edges:
             if isinstance(edge, str) or not isinstance(edge, Sequence) or len(edge) != 2:
-                raise InvalidGameError(f"{source}: an edge is a pair [u, v], not {edge!r}")
+                raise InvalidGameError(f"{source}: an edge is a pair [u, v], not {quoted(edge)}")
             ends = [_node_name(end, source) for end in edge]
             for end in ends:
                 if closed and end not in index_of:
                     raise InvalidGameError(
-                        f"{source}: edge {list(edge)!r} names unknown node {end!r}"
+                        f"{source}: edge {quoted(list(edge))} names unknown node {quoted(end)}"
                     )
             pair = (add(ends[0]), add(ends[1]))
             if pair in seen:
-                raise InvalidGameError(f"{source}: edge {ends[0]} -> {ends[1]} is listed twice")
+                raise InvalidGameError(f"{source}: edge {_listing(ends, ' -> ')} is listed twice")
             seen.add(pair)
             pairs.append(pair)
         if not names:
@@ -459,7 +472,8 @@ class GraphGame(Impartial[int, int]):
             start_name = str(start).strip()
             if start_name not in index_of:
                 raise InvalidGameError(
-                    f"{source}: start node {start!r} is not in the graph; nodes: {_listing(names)}"
+                    f"{source}: start node {quoted(start)} is not in the graph; "
+                    f"nodes: {_listing(names)}"
                 )
             first = index_of[start_name]
         info = GameInfo(
@@ -482,7 +496,7 @@ class GraphGame(Impartial[int, int]):
         """Read a node name."""
         node = self._index.get(text)
         if node is None:
-            raise InvalidStateError(f"unknown node {text!r}; nodes: {_listing(self.names)}")
+            raise InvalidStateError(f"unknown node {quoted(text)}; nodes: {_listing(self.names)}")
         return node
 
     def write_position(self, position: int) -> str:
@@ -493,7 +507,7 @@ class GraphGame(Impartial[int, int]):
         """Read the name of the node to move to."""
         node = self._index.get(text)
         if node is None:
-            raise InvalidMoveError(f"unknown node {text!r}; nodes: {_listing(self.names)}")
+            raise InvalidMoveError(f"unknown node {quoted(text)}; nodes: {_listing(self.names)}")
         return node
 
     def write_move(self, position: int, move: int) -> str:
@@ -531,8 +545,8 @@ def _reject_cycles(names: Sequence[str], successors: Sequence[Sequence[int]], so
             if colour[child] == 1:
                 loop = [*path[path.index(child) :], child]
                 raise InvalidGameError(
-                    f"{source}: the graph has a cycle through node {names[child]!r} "
-                    f"({' -> '.join(names[v] for v in loop)}); lines of play must end"
+                    f"{source}: the graph has a cycle through node {quoted(names[child])} "
+                    f"({_listing([names[v] for v in loop], ' -> ')}); lines of play must end"
                 )
             if colour[child] == 0:
                 colour[child] = 1
@@ -604,9 +618,9 @@ def graph(
     for item in filter(None, re.split(r"[\s,;]+", re.sub(r"\s*>\s*", ">", text.strip()))):
         match = _EDGE_TEXT.fullmatch(item)
         if match is None:
-            raise InvalidGameError(f"cannot read edge {item!r} in {text!r}: write u>v")
+            raise InvalidGameError(f"cannot read edge {quoted(item)} in {quoted(text)}: write u>v")
         pairs.append((match[1], match[2]))
-    return GraphGame(pairs, start=start, source=f"edges {text!r}")
+    return GraphGame(pairs, start=start, source=f"edges {quoted(text)}")
 
 
 # ----------------------------------------------------------------------------- maze
@@ -707,13 +721,13 @@ class Maze(Impartial[int, int]):
     def _square(self, text: str) -> int:
         match = _SQUARE.fullmatch(text)
         if match is None:
-            raise InvalidStateError(f"{text!r} is not a square like 'a1'")
+            raise InvalidStateError(f"{quoted(text)} is not a square like 'a1'")
         column = ord(match[1]) - ord("a")
         row = self.height - int(match[2]) if len(match[2]) <= 3 else -1
         if not (0 <= column < self.width and 0 <= row < self.height):
             last = chr(ord("a") + self.width - 1)
             raise InvalidStateError(
-                f"square {text!r} is off the maze: columns a-{last}, rows 1-{self.height}"
+                f"square {quoted(text)} is off the maze: columns a-{last}, rows 1-{self.height}"
             )
         return row * self.width + column
 
@@ -729,7 +743,7 @@ class Maze(Impartial[int, int]):
         """Read the figure's square; it must be a floor square."""
         square = self._square(text.lower())
         if square in self.walls:
-            raise InvalidStateError(f"square {text!r} is a wall")
+            raise InvalidStateError(f"square {quoted(text)} is a wall")
         return square
 
     def write_position(self, position: int) -> str:
@@ -786,7 +800,7 @@ def maze(
         return Maze(text.splitlines(), start=start, source=str(file))
     if grid is None:
         return Maze(_EXAMPLE_MAZE, start=start)
-    return Maze(str(grid).split("/"), start=start, source=f"grid {grid!r}")
+    return Maze(str(grid).split("/"), start=start, source=f"grid {quoted(str(grid))}")
 
 
 # ----------------------------------------------------------------------------- report

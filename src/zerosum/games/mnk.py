@@ -33,6 +33,7 @@ from zerosum.game import (
     InvalidStateError,
     Player,
     describe_state,
+    quoted,
 )
 
 __all__ = ["MAX_SIDE", "MNKGame", "tictactoe"]
@@ -99,7 +100,7 @@ class MNKGame:
         for name, value in (("m", m), ("n", n), ("k", k)):
             if not isinstance(value, int) or isinstance(value, bool):
                 raise InvalidGameError(
-                    f"m,n,k-game sizes must be whole numbers, not {name}={value!r}"
+                    f"m,n,k-game sizes must be whole numbers, not {name}={quoted(value)}"
                 )
         if not (1 <= m <= MAX_SIDE and 1 <= n <= MAX_SIDE):
             raise InvalidGameError(
@@ -376,12 +377,12 @@ class MNKGame:
         if match is None and not (digit_form and len(word) == 1 and "1" <= word <= "9"):
             or_digit = " or a digit 1-9" if digit_form else ""
             raise InvalidMoveError(
-                f"cannot read move {text!r} in {describe_state(self, state)}: write a column "
+                f"cannot read move {quoted(text)} in {describe_state(self, state)}: write a column "
                 f"letter and a row number like 'b2'{or_digit}"
             )
         if self.is_terminal(state):
             raise IllegalMoveError(
-                f"illegal move {text!r}: the game is over in {describe_state(self, state)}"
+                f"illegal move {quoted(text)}: the game is over in {describe_state(self, state)}"
             )
         if match is None:
             cell = int(word) - 1
@@ -391,13 +392,13 @@ class MNKGame:
             row = n - int(digits) if len(digits) <= 3 else -1
             if not (0 <= column < m and 0 <= row < n):
                 raise IllegalMoveError(
-                    f"illegal move {text!r} in {describe_state(self, state)}: the board has "
+                    f"illegal move {quoted(text)} in {describe_state(self, state)}: the board has "
                     f"columns a-{chr(ord('a') + m - 1)} and rows 1-{n}"
                 )
             cell = row * m + column
         if (state | state >> self.size) >> cell & 1:
             raise IllegalMoveError(
-                f"illegal move {text!r} in {describe_state(self, state)}: "
+                f"illegal move {quoted(text)} in {describe_state(self, state)}: "
                 f"{self.cell_name(cell)} is taken"
             )
         return cell
@@ -417,7 +418,7 @@ class MNKGame:
         rows = text.strip().lower().split("/")
         if len(rows) != n or any(len(row) != m for row in rows):
             raise InvalidStateError(
-                f"cannot read position {text!r}: expected {n} rows of {m} cells "
+                f"cannot read position {quoted(text)}: expected {n} rows of {m} cells "
                 f"(x, o or .) separated by '/'"
             )
         x = o = 0
@@ -425,7 +426,7 @@ class MNKGame:
             kind = _STATE_CELLS.get(char)
             if kind is None:
                 raise InvalidStateError(
-                    f"cannot read position {text!r}: {char!r} is not a cell; use x, o or ."
+                    f"cannot read position {quoted(text)}: {char!r} is not a cell; use x, o or ."
                 )
             if kind == 1:
                 x |= 1 << cell
@@ -434,20 +435,20 @@ class MNKGame:
         xs, os = x.bit_count(), o.bit_count()
         if not os <= xs <= os + 1:
             raise InvalidStateError(
-                f"impossible position {text!r}: X has {xs} stones and O {os}, but X moves "
+                f"impossible position {quoted(text)}: X has {xs} stones and O {os}, but X moves "
                 f"first and the players alternate"
             )
         x_lines = [line for line in self.lines if x & line == line]
         o_lines = [line for line in self.lines if o & line == line]
         if x_lines and o_lines:
-            raise InvalidStateError(f"impossible position {text!r}: both X and O have a line")
+            raise InvalidStateError(f"impossible position {quoted(text)}: both X and O have a line")
         if x_lines and xs == os:
             raise InvalidStateError(
-                f"impossible position {text!r}: X has a line, but O moved after it"
+                f"impossible position {quoted(text)}: X has a line, but O moved after it"
             )
         if o_lines and xs > os:
             raise InvalidStateError(
-                f"impossible position {text!r}: O has a line, but X moved after it"
+                f"impossible position {quoted(text)}: O has a line, but X moved after it"
             )
         winning = x_lines or o_lines
         common = self._full
@@ -455,7 +456,7 @@ class MNKGame:
             common &= line
         if not common:
             raise InvalidStateError(
-                f"impossible position {text!r}: no single stone completes all the lines, "
+                f"impossible position {quoted(text)}: no single stone completes all the lines, "
                 f"so the game would have ended earlier"
             )
         state = x | o << size

@@ -31,6 +31,7 @@ from zerosum.game import (
     InvalidMoveError,
     InvalidStateError,
     Player,
+    quoted,
 )
 from zerosum.games.impartial import Impartial, Sum
 
@@ -61,7 +62,7 @@ _TAKE_FROM = re.compile(r"take\s+([0-9]+)\s+from\s+heap\s+([0-9]+)", re.ASCII)
 def _count(text: str, what: str) -> int:
     word = text.strip()
     if not word.isascii() or not word.isdecimal() or len(word) > _MAX_DIGITS:
-        raise InvalidStateError(f"{what} {word!r} is not a number of stones (0 or more)")
+        raise InvalidStateError(f"{what} {quoted(word)} is not a number of stones (0 or more)")
     return int(word)
 
 
@@ -71,18 +72,21 @@ def parse_counts(text: str | int, what: str, *, positive: bool = False) -> tuple
     ``what`` names the list in messages. Raises :class:`~zerosum.game.InvalidGameError`
     naming the text for an empty list, a negative number (or, when ``positive``, zero)
     or anything else that is not a number."""
-    words = re.split(r"[\s,]+", str(text).strip())
+    written = str(text)
+    words = re.split(r"[\s,]+", written.strip())
     if words == [""]:
-        raise InvalidGameError(f"{what} {text!r} is empty: list numbers like '3,4,5'")
+        raise InvalidGameError(f"{what} {quoted(written)} is empty: list numbers like '3,4,5'")
     numbers = []
     for word in words:
         body = word[1:] if word.startswith("-") else word
         if not body.isascii() or not body.isdecimal() or len(body) > _MAX_DIGITS:
-            raise InvalidGameError(f"cannot read {what} {text!r}: {word!r} is not a number")
+            raise InvalidGameError(
+                f"cannot read {what} {quoted(written)}: {quoted(word)} is not a number"
+            )
         number = int(word)
         if number < 0 or (positive and number == 0):
             least = "1 or more" if positive else "0 or more"
-            raise InvalidGameError(f"bad {what} {text!r}: {number} is not {least}")
+            raise InvalidGameError(f"bad {what} {quoted(written)}: {number} is not {least}")
         numbers.append(number)
     return tuple(numbers)
 
@@ -318,7 +322,7 @@ class Subtraction(Heaps):
 def nim(heaps: str | int = "3,4,5", misere: int = 0) -> Nim:
     """Make Nim from ``heaps`` like ``"3,4,5"``; ``misere=1`` for misère play."""
     if misere not in (0, 1):
-        raise InvalidGameError(f"misere={misere!r}: write 0 (normal play) or 1 (misère)")
+        raise InvalidGameError(f"misere={quoted(misere)}: write 0 (normal play) or 1 (misère)")
     return Nim(parse_counts(heaps, "heaps"), misere=bool(misere))
 
 
@@ -334,5 +338,5 @@ def divisor(n: int | str = 12) -> DivisorHeap:
     """Make the divisor game on one heap of ``n`` (1 or more)."""
     sizes = parse_counts(n, "heap", positive=True)
     if len(sizes) != 1:
-        raise InvalidGameError(f"the divisor game has one heap, not {n!r}")
+        raise InvalidGameError(f"the divisor game has one heap, not {quoted(str(n))}")
     return DivisorHeap(sizes[0])

@@ -1,32 +1,80 @@
-"""The registry of built-in games: a name, a summary and where the game's factory lives.
+"""The registry of games: a name, a summary and where the game's factory lives.
 
-A game is added to zerosum by writing its module and one :class:`Entry` below; the CLI,
-the conformance test and the interfaces find it here. Modules are imported only when a
-game is made, so listing the games stays cheap.
+A game is added to zerosum in one of three ways, and the CLI, the conformance test, the
+match tools and the interfaces find it through :func:`entries` whichever it is:
+
+* built in: its module under ``zerosum/games/`` and one :class:`Entry` in :data:`ENTRIES`;
+* installed by another package, through the entry-point group ``zerosum.games``
+  (:data:`ENTRY_POINT_GROUP`): the entry point's name is the game's name and its value
+  the ``module:attribute`` of its factory. Installed games are discovered once, on first
+  use; one that cannot be loaded is reported (:func:`plugin_problems`), not fatal;
+* added at run time with :func:`register`, for this process only.
+
+Modules of built-in games are imported only when a game is made, so listing them stays
+cheap; an installed game's module is imported when the plugins are discovered (its
+summary is its factory's docstring).
 
 A game is named by a *spec*: its registry name, optionally followed by options, e.g.
-``tictactoe``, ``mnk:m=4,n=4,k=3`` or ``connect4:width=5,height=4``.
+``tictactoe``, ``mnk:m=4,n=4,k=3`` or ``connect4:width=5,height=4``. A game that is in
+no registry is named by the *import form* ``module.path:attribute``, optionally followed
+by ``:key=value,...`` (``docs.examples.hexapawn:Hexapawn``, ``mypkg.games:make:size=5``):
+the attribute is a Game class or a factory, called with the options. A spec is in the
+import form when its name part is not a registered name and the text after its first
+colon is a Python identifier; registered names win. The module must be importable
+(``zerosum`` on the command line makes the current directory importable, as
+``python -m`` does).
 
 Specs that come from strangers (the browser app's visitors) are made with
-``make(spec, untrusted=True)``: options that name files on this machine are refused
-(the content goes in its own option instead: ``graph:edges=...``, ``maze:grid=...``), and
+``make(spec, untrusted=True)``: the import form is refused (a visitor must never make
+this machine import a module), options that name files on this machine are refused
+(the content goes in its own option instead: ``graph:edges=...``, ``maze:grid=...``),
 every option's numbers and list lengths are held to the entry's :class:`OptionCap`, so
 that no request can make a game whose moves or positions cannot be listed in a few
-milliseconds. The caps are listed in docs/games.md.
+milliseconds, and installed or run-time games, whose bounds nobody published, take no
+options at all. The caps are listed in docs/games.md.
 """
 
 from __future__ import annotations
 
-import importlib
+import dataclasses
+import functools
+import importlib.metadata
 import inspect
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from zerosum.game import InvalidGameError, quoted
+from zerosum.game import GameInfo, InvalidGameError, quoted
+from zerosum.importer import import_callable
 
-__all__ = ["ENTRIES", "Entry", "OptionCap", "entry", "make", "names", "parse_spec"]
+__all__ = [
+    "ENTRIES",
+    "ENTRY_POINT_GROUP",
+    "PROTOCOL_METHODS",
+    "Entry",
+    "OptionCap",
+    "entries",
+    "entry",
+    "make",
+    "names",
+    "option_value",
+    "parse_spec",
+    "plugin_problems",
+    "register",
+    "registered",
+    "resolve",
+]
+
+ENTRY_POINT_GROUP = "zerosum.games"
+"""The entry-point group through which installed packages add games."""
+
+PROTOCOL_METHODS = ("initial_state", "to_move", "actions", "result", "is_terminal", "utility")
+"""The six methods every game has; :func:`make` refuses an object without them."""
+
+_GAME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*\Z")
+"""What a registered name looks like: nothing a spec reads as a separator (``:``,
+``,``, ``=``), no dots (which would read as a module path), no spaces."""
 
 _MAX_OPTION_DIGITS = 30
 """The longest number a spec option may hold; far past any real board, heap or value,
@@ -70,7 +118,8 @@ class Entry:
     option a bare command-line argument sets (``zerosum solve stones-vii 5,3,1,4,2``
     sets ``values``), for games whose setup is their position. ``file_options`` are the
     options that name a file to read, and ``caps`` bound the options of an untrusted
-    spec (see :func:`make`)."""
+    spec (see :func:`make`); ``untrusted_options`` is ``False`` for a game whose options
+    an untrusted spec may not set at all (installed and run-time games)."""
 
     name: str
     target: str
@@ -78,12 +127,21 @@ class Entry:
     argument: str | None = None
     file_options: tuple[str, ...] = ()
     caps: tuple[OptionCap, ...] = ()
+    untrusted_options: bool = True
 
     def factory(self) -> Callable[..., Any]:
-        """Import and return the callable that makes this game."""
+        """Import and return the callable that makes this game.
+
+        Raises :class:`InvalidGameError` naming the game when its module cannot be
+        imported or has no such callable."""
         module_name, _, attribute = self.target.partition(":")
-        factory: Callable[..., Any] = getattr(importlib.import_module(module_name), attribute)
-        return factory
+        return import_callable(
+            module_name, attribute, context=self._context(), error=InvalidGameError
+        )
+
+    def _context(self) -> str:
+        """How errors about this entry start: the game, and its target if not its name."""
+        return f"game {self.name!r}" + (f" ({self.target})" if self.target != self.name else "")
 
 
 _STONE_CAPS = (OptionCap("values", 1_000_000, items=64),)
@@ -185,24 +243,184 @@ ENTRIES: tuple[Entry, ...] = (
 )
 """Every built-in game, in the order ``zerosum games`` lists them."""
 
-_BY_NAME = {e.name: e for e in ENTRIES}
+_BUILT_IN = {e.name: e for e in ENTRIES}
+
+_added: dict[str, Entry] = {}
+"""The games :func:`register` added in this process, by name, in the order added."""
+
+
+def _import_target(text: str) -> tuple[str, str] | None:
+    """Split ``module.path:attribute`` into its two parts; ``None`` for other text."""
+    module_name, colon, attribute = text.partition(":")
+    if colon and attribute.isidentifier() and all(p.isidentifier() for p in module_name.split(".")):
+        return module_name, attribute
+    return None
+
+
+def _parameters(factory: Callable[..., Any]) -> Mapping[str, inspect.Parameter] | None:
+    """The factory's parameters; ``None`` when it takes any keyword (or cannot say)."""
+    try:
+        parameters = inspect.signature(factory).parameters
+    except (TypeError, ValueError):  # a builtin without a signature
+        return None
+    if any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
+        return None
+    return parameters
+
+
+def _user_entry(name: str, target: str, context: str | None = None) -> Entry:
+    """The entry of a game from outside zerosum (installed, registered at run time, or
+    named by the import form): its factory is imported now, the first line of its
+    docstring is the summary and its first option is what a bare argument sets.
+
+    Raises :class:`InvalidGameError` starting with ``context`` (by default the entry's
+    own, naming the game) for a target that is not ``module:attribute`` or cannot be
+    imported."""
+    found = Entry(name, target, "", untrusted_options=False)
+    context = context or found._context()
+    split = _import_target(target)
+    if split is None:
+        raise InvalidGameError(
+            f"{context}: {quoted(target)} is not module.path:attribute, naming a Game class "
+            f"or a factory"
+        )
+    factory = import_callable(*split, context=context, error=InvalidGameError)
+    lines = (factory.__doc__ or "").strip().splitlines()
+    summary = lines[0].strip() if lines else f"from {target}"
+    options = [
+        p.name
+        for p in (_parameters(factory) or {}).values()
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+    ]
+    return dataclasses.replace(found, summary=summary, argument=options[0] if options else None)
+
+
+@functools.cache
+def _installed() -> tuple[tuple[Entry, ...], dict[str, str]]:
+    """Discover the games installed through :data:`ENTRY_POINT_GROUP`, once.
+
+    Returns the loadable ones, sorted by name, and for each that is not, what is wrong
+    with it: a bad name, a name already taken, a target that cannot be imported."""
+    found: list[Entry] = []
+    problems: dict[str, str] = {}
+    taken = {e.name for e in ENTRIES}
+    points = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+    for point in sorted(points, key=lambda p: (p.name, p.value)):
+        dist = getattr(point, "dist", None)
+        origin = f", installed by {dist.name}" if dist is not None else ""
+        where = f"game plugin {point.name!r} ({point.value}{origin})"
+        if not _GAME_NAME.match(point.name):
+            problems[point.name] = f"{where}: its name is not letters, digits, - and _"
+        elif point.name in taken:
+            problems[point.name] = f"{where}: another game has that name; ignored"
+        else:
+            try:
+                found.append(_user_entry(point.name, point.value, where))
+            except InvalidGameError as error:  # its message starts with ``where``
+                problems[point.name] = str(error)
+            else:
+                taken.add(point.name)
+    return tuple(found), problems
+
+
+def entries() -> tuple[Entry, ...]:
+    """Return every game: the built-in :data:`ENTRIES`, then the installed games, then
+    those :func:`register` added, in the order ``zerosum games`` lists them."""
+    return ENTRIES + _installed()[0] + tuple(_added.values())
+
+
+def registered() -> tuple[Entry, ...]:
+    """Return the games :func:`register` added in this process, in the order added: what
+    a worker process that starts afresh must register again to make the same games."""
+    return tuple(_added.values())
+
+
+def plugin_problems() -> tuple[str, ...]:
+    """Describe each installed game plugin that could not be loaded, one line each."""
+    return tuple(_installed()[1].values())
 
 
 def names() -> list[str]:
     """Return the registered game names in registry order."""
-    return [e.name for e in ENTRIES]
+    return [e.name for e in entries()]
 
 
 def entry(name: str) -> Entry:
-    """Return the registry entry called ``name``; raises :class:`InvalidGameError`."""
-    try:
-        return _BY_NAME[name]
-    except KeyError:
-        known = ", ".join(names())
-        raise InvalidGameError(f"unknown game {name!r}; known games: {known}") from None
+    """Return the registered game called ``name``; raises :class:`InvalidGameError`."""
+    # a built-in game is found without discovering the installed ones: nothing shadows it
+    found = _BUILT_IN.get(name) or next((e for e in entries() if e.name == name), None)
+    if found is not None:
+        return found
+    problem = _installed()[1].get(name)
+    if problem is not None:  # say why the game the person installed is not there
+        raise InvalidGameError(problem)
+    known = ", ".join(names())
+    raise InvalidGameError(
+        f"unknown game {name!r}; known games: {known} (or name a Game class as "
+        f"module.path:attribute)"
+    )
 
 
-def _option_value(text: str) -> int | str:
+def resolve(name: str, *, untrusted: bool = False) -> Entry:
+    """Return the entry of a spec's name part: a registered game, else the import form.
+
+    ``name`` is what :func:`parse_spec` returns. The import form
+    (``module.path:attribute``) is imported now, unless ``untrusted``, which refuses it.
+    Raises :class:`InvalidGameError` naming the game."""
+    if _import_target(name) is None:  # no registered name has a colon
+        return entry(name)
+    if untrusted:
+        raise InvalidGameError(
+            f"game {quoted(name)} names Python code to import, which is not accepted here; "
+            f"known games: {', '.join(names())}"
+        )
+    return _user_entry(name, name)
+
+
+def register(target: str, name: str | None = None) -> Entry:
+    """Add the game whose factory is ``target`` (``module.path:attribute``) to the
+    registry of this process, as ``name`` (default: the attribute's name in lower case,
+    ``_`` written ``-``), and return its entry.
+
+    The factory is imported now. Games made in other processes (a match's workers that
+    start afresh) do not see it: there, name the game by the import form or install it.
+    Raises :class:`InvalidGameError` for a bad target or name, or a name already taken."""
+    split = _import_target(target)
+    attribute = split[1] if split is not None else target
+    chosen = name if name is not None else attribute.lower().replace("_", "-")
+    if not _GAME_NAME.match(chosen):
+        raise InvalidGameError(
+            f"cannot register {quoted(chosen)}: a game name is letters, digits, - and _"
+        )
+    if chosen in names():
+        raise InvalidGameError(f"cannot register {chosen!r}: another game has that name")
+    item = _user_entry(chosen, target)
+    _added[chosen] = item
+    return item
+
+
+def _check_game(game: Any, name: str) -> None:
+    """Refuse an object that is not a game: one without the six protocol methods or an
+    ``info``, so that no interface meets an ``AttributeError`` later."""
+    what = f"game {name!r} made {quoted(repr(game), 60)}"
+    if isinstance(game, type):
+        raise InvalidGameError(f"{what}, a class: its factory must return a game")
+    missing = [method for method in PROTOCOL_METHODS if not callable(getattr(game, method, None))]
+    if missing:
+        raise InvalidGameError(
+            f"{what}, which is not a game: it has no {', '.join(missing)} (a game has "
+            f"{', '.join(PROTOCOL_METHODS)})"
+        )
+    if not isinstance(getattr(game, "info", None), GameInfo):
+        raise InvalidGameError(
+            f"{what}, which is not a game: its info is not a zerosum.game.GameInfo"
+        )
+
+
+def option_value(text: str) -> int | str:
+    """Read one option's text as a spec does: an integer when it is one, else the text.
+
+    Raises :class:`InvalidGameError` for a number too long to be any real option."""
     digits = text.removeprefix("-").removeprefix("+")
     if not (digits.isascii() and digits.isdecimal()):
         return text
@@ -216,11 +434,15 @@ def _option_value(text: str) -> int | str:
 def parse_spec(spec: str) -> tuple[str, dict[str, int | str]]:
     """Split a spec ``name[:key=value,...]`` into the name and its options.
 
-    A value may itself be a list: an item without ``=`` continues the value before it,
-    so ``nim:heaps=3,4,5,misere=1`` gives ``heaps="3,4,5"``. Integer-looking values
-    become ``int``. Raises :class:`InvalidGameError` naming the spec when an option is
-    not ``key=value``."""
+    In the import form, ``module.path:attribute[:key=value,...]``, the name is
+    ``module.path:attribute``. A value may itself be a list: an item without ``=``
+    continues the value before it, so ``nim:heaps=3,4,5,misere=1`` gives
+    ``heaps="3,4,5"``. Integer-looking values become ``int``. Raises
+    :class:`InvalidGameError` naming the spec when an option is not ``key=value``."""
     name, _, rest = spec.strip().partition(":")
+    attribute, _, options = rest.partition(":")
+    if _import_target(f"{name}:{attribute}") is not None and name not in names():
+        name, rest = f"{name}:{attribute}", options
     raw: dict[str, str] = {}
     last: str | None = None
     for item in filter(None, (part.strip() for part in rest.split(","))):
@@ -232,39 +454,49 @@ def parse_spec(spec: str) -> tuple[str, dict[str, int | str]]:
             raise InvalidGameError(f"bad option {item!r} in game spec {spec!r}: use key=value")
         last = key.strip()
         raw[last] = value.strip()
-    return name, {key: _option_value(value) for key, value in raw.items()}
+    return name, {key: option_value(value) for key, value in raw.items()}
 
 
 def make(spec: str, *, untrusted: bool = False, **options: Any) -> Any:
-    """Make the game named by ``spec`` (``name[:key=value,...]``), with extra ``options``.
+    """Make the game named by ``spec`` (``name[:key=value,...]`` or the import form
+    ``module.path:attribute[:key=value,...]``), with extra ``options``.
 
-    With ``untrusted`` (a spec from a stranger, such as a web visitor) the spec's options
-    that name files are refused and its options are held to the entry's caps; the
-    caller's own ``options`` are trusted (an upload passed as a
+    With ``untrusted`` (a spec from a stranger, such as a web visitor) the import form is
+    refused, the spec's options that name files are refused and its options are held to
+    the entry's caps; the caller's own ``options`` are trusted (an upload passed as a
     :class:`~zerosum.games.files.GameText` for a file option, say). Raises
-    :class:`InvalidGameError` for an unknown name or option, an option over its cap, or
-    an option value the game rejects."""
+    :class:`InvalidGameError` for an unknown name or option, an option over its cap, an
+    option value the game rejects, a module or attribute that cannot be imported, or an
+    object made that is not a game."""
     name, parsed = parse_spec(spec)
-    found = entry(name)
+    found = resolve(name, untrusted=untrusted)
     if untrusted:
         _check_untrusted(found, parsed)
     parsed.update(options)
     factory = found.factory()
-    parameters = inspect.signature(factory).parameters
-    unknown = sorted(set(parsed) - set(parameters))
+    parameters = _parameters(factory)
+    unknown = sorted(set(parsed) - set(parameters)) if parameters is not None else []
     if unknown:
-        accepted = ", ".join(p for p in parameters if p != "self") or "none"
+        accepted = ", ".join(p for p in parameters or () if p != "self") or "none"
         raise InvalidGameError(
             f"unknown option {unknown[0]!r} for game {name!r}; accepted options: {accepted}"
         )
     try:
-        return factory(**parsed)
+        game = factory(**parsed)
     except TypeError as error:  # a value of the wrong kind, e.g. m=three
         raise InvalidGameError(f"bad options for game {name!r}: {error}") from None
+    _check_game(game, name)
+    return game
 
 
 def _check_untrusted(found: Entry, options: dict[str, Any]) -> None:
-    """Refuse file options and options over their caps in an untrusted spec."""
+    """Refuse file options and options over their caps in an untrusted spec, and any
+    option of a game whose options have no published caps."""
+    if options and not found.untrusted_options:
+        raise InvalidGameError(
+            f"game {found.name!r} takes no options here (its bounds are not published): "
+            f"play it as it comes, without {sorted(options)[0]!r}"
+        )
     for option in found.file_options:
         if option in options:
             raise InvalidGameError(

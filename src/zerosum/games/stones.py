@@ -43,6 +43,7 @@ from zerosum.game import (
     InvalidStateError,
     Player,
     describe_state,
+    quoted,
 )
 
 __all__ = [
@@ -92,14 +93,17 @@ def parse_values(text: str | int | Sequence[int], what: str = "values") -> tuple
     if isinstance(text, Sequence) and not isinstance(text, str):
         values = tuple(text)
         if not values or not all(type(v) is int for v in values):
-            raise InvalidGameError(f"{what} {values!r} must be a non-empty list of integers")
+            raise InvalidGameError(f"{what} {quoted(values)} must be a non-empty list of integers")
         return values
-    words = re.split(r"[\s,]+", str(text).strip())
+    written = str(text)
+    words = re.split(r"[\s,]+", written.strip())
     if words == [""]:
-        raise InvalidGameError(f"{what} {text!r} is empty: list numbers like '5,3,1,4,2'")
+        raise InvalidGameError(f"{what} {quoted(written)} is empty: list numbers like '5,3,1,4,2'")
     for word in words:
         if _NUMBER.fullmatch(word) is None or len(word.lstrip("+-")) > _MAX_DIGITS:
-            raise InvalidGameError(f"cannot read {what} {text!r}: {word!r} is not an integer")
+            raise InvalidGameError(
+                f"cannot read {what} {quoted(written)}: {quoted(word)} is not an integer"
+            )
     return tuple(int(word) for word in words)
 
 
@@ -126,7 +130,7 @@ def _fields(text: str, keys: Sequence[str], required: Sequence[str]) -> dict[str
         key, equals, value = word.partition("=")
         if not equals or key not in keys or key in found or not value:
             raise InvalidStateError(
-                f"{word!r} is not one of {', '.join(k + '=...' for k in keys)} (each once)"
+                f"{quoted(word)} is not one of {', '.join(k + '=...' for k in keys)} (each once)"
             )
         found[key] = value
     missing = [key for key in required if key not in found]
@@ -137,16 +141,16 @@ def _fields(text: str, keys: Sequence[str], required: Sequence[str]) -> dict[str
 
 def _natural(text: str, key: str) -> int:
     if not text.isascii() or not text.isdecimal() or len(text) > _MAX_DIGITS:
-        raise InvalidStateError(f"{key}={text} is not a number 0 or more")
+        raise InvalidStateError(f"{quoted(key + '=' + text)} is not a number 0 or more")
     return int(text)
 
 
 def _scores(text: str) -> tuple[int, int]:
     first, colon, second = text.partition(":")
     if not colon or _NUMBER.fullmatch(first) is None or _NUMBER.fullmatch(second) is None:
-        raise InvalidStateError(f"score={text} is not two integers like 5:3")
+        raise InvalidStateError(f"{quoted('score=' + text)} is not two integers like 5:3")
     if max(len(first), len(second)) > 2 * _MAX_DIGITS:
-        raise InvalidStateError(f"score={text} is too large")
+        raise InvalidStateError(f"{quoted('score=' + text)} is too large")
     return int(first), int(second)
 
 
@@ -155,7 +159,7 @@ def _turn(text: str | None) -> Player:
         return 0
     if text == "2":
         return 1
-    raise InvalidStateError(f"turn={text} must be 1 or 2")
+    raise InvalidStateError(f"{quoted('turn=' + text)} must be 1 or 2")
 
 
 class StoneGameBase(ABC):
@@ -206,17 +210,17 @@ class StoneGameBase(ABC):
         """Run ``read`` on ``text``, adding the input and the state to its error."""
         if self.is_terminal(state):
             raise IllegalMoveError(
-                f"illegal move {text!r}: the game is over in {describe_state(self, state)}"
+                f"illegal move {quoted(text)}: the game is over in {describe_state(self, state)}"
             )
         try:
             return read(" ".join(text.lower().split()))
         except InvalidMoveError as error:
             raise InvalidMoveError(
-                f"cannot read move {text!r} in {describe_state(self, state)}: {error}"
+                f"cannot read move {quoted(text)} in {describe_state(self, state)}: {error}"
             ) from None
         except IllegalMoveError as error:
             raise IllegalMoveError(
-                f"illegal move {text!r} in {describe_state(self, state)}: {error}"
+                f"illegal move {quoted(text)} in {describe_state(self, state)}: {error}"
             ) from None
 
     @abstractmethod
@@ -228,7 +232,7 @@ class StoneGameBase(ABC):
             return read(text)
         except InvalidStateError as error:
             raise InvalidStateError(
-                f"cannot read state {text!r} for game {self.name!r}: {error}"
+                f"cannot read state {quoted(text)} for game {self.name!r}: {error}"
             ) from None
 
 
@@ -284,9 +288,17 @@ class _EndsGame(StoneGameBase):
             side = LEFT if match[1][0] == "l" else RIGHT
             lo, hi = state[0], state[1]
             stone = self.values[lo if side == LEFT else hi - 1]
-            if match[2] is not None and int(match[2]) != stone:
-                end = "left" if side == LEFT else "right"
-                raise IllegalMoveError(f"the {end} stone is {stone}, not {match[2]}")
+            named, end = match[2], "left" if side == LEFT else "right"
+            if named is not None:
+                # a value longer than any stone's is wrong unread: int() would refuse it
+                # past 4,300 digits with a plain ValueError
+                digits = len(named.lstrip("+-"))
+                if digits > _MAX_DIGITS:
+                    raise IllegalMoveError(
+                        f"the {end} stone is {stone}, not a number of {digits:,} digits"
+                    )
+                if int(named) != stone:
+                    raise IllegalMoveError(f"the {end} stone is {stone}, not {named}")
             return LEFT if hi - lo == 1 else side
 
         return self._read(text, state, read)
@@ -408,8 +420,8 @@ class StoneGame(_EndsGame):
         super().__init__(values)
         if len(self.values) % 2 or sum(self.values) % 2 == 0:
             raise InvalidGameError(
-                f"stone game piles {list(self.values)!r}: the rules need an even number of "
-                "piles and an odd total"
+                f"stone game piles {quoted(list(self.values))}: the rules need an even "
+                "number of piles and an odd total"
             )
 
     def _gain(self, lo: int, hi: int, side: int) -> int:

@@ -46,6 +46,7 @@ from zerosum.game import (
     InvalidStateError,
     MissingCapabilityError,
     Player,
+    quoted,
 )
 from zerosum.games.files import read_game_file
 
@@ -59,6 +60,15 @@ _LEAF_KEYS: Final = frozenset({"label", "value"})
 _ROOT_KEYS: Final = frozenset({"title", "description"})
 _SEPARATOR: Final = " > "
 _MAX_POSITION_DIGITS: Final = 9  # no node has a billion children; longer numbers are junk
+_SHOWN_PATH: Final = 80
+"""How much of a path or a list of moves an error message shows: labels are input."""
+_LISTED_MOVES: Final = 12
+_BIG_BITS: Final = 128  # an out-of-range number this wide is shown by its size, not digits
+
+
+def _clipped(text: str) -> str:
+    """Return ``text`` for an error message as it is, or quoted and cut if it is long."""
+    return text if len(text) <= _SHOWN_PATH else quoted(text, _SHOWN_PATH)
 
 
 def _integer(raw: object) -> int | None:
@@ -75,13 +85,13 @@ def _integer(raw: object) -> int | None:
 def _label_problem(label: object) -> str | None:
     """Say what is wrong with a label, or return None when it is usable."""
     if not isinstance(label, str):
-        return f"label must be a string, not {type(label).__name__} {label!r}"
+        return f"label must be a string, not {type(label).__name__} {quoted(label)}"
     if not label:
         return "label is empty"
     if label != label.strip() or not label.isprintable():
-        return f"label {label!r} has surrounding spaces or control characters"
+        return f"label {quoted(label)} has surrounding spaces or control characters"
     if ">" in label:
-        return f"label {label!r} contains '>', which separates the steps of a path"
+        return f"label {quoted(label)} contains '>', which separates the steps of a path"
     return None
 
 
@@ -95,7 +105,7 @@ def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for key, value in pairs:
         if key in result:
-            raise InvalidGameError(f"key {key!r} appears twice in one JSON object")
+            raise InvalidGameError(f"key {quoted(key)} appears twice in one JSON object")
         result[key] = value
     return result
 
@@ -143,15 +153,18 @@ class _Builder:
             steps.append(str(self.positions[node]) if own is None else own)
             node = self.parents[node]
         steps.append(self.given[0] or "root")
-        path = _SEPARATOR.join(reversed(steps))
+        path = _clipped(_SEPARATOR.join(reversed(steps)))
         return InvalidGameError(f"{self.source}: at {path}: {problem}")
 
     def number(self, node: int, raw: object, what: str) -> int:
         value = _integer(raw)
         if value is None:
-            raise self.fail(node, f"{what} must be an integer, not {type(raw).__name__} {raw!r}")
+            kind = type(raw).__name__
+            raise self.fail(node, f"{what} must be an integer, not {kind} {quoted(raw)}")
         if abs(value) >= WIN_THRESHOLD:
-            raise self.fail(node, f"{what} {value} is out of range (|{what}| < {WIN_THRESHOLD})")
+            bits = value.bit_length()
+            shown = str(value) if bits <= _BIG_BITS else f"of {bits:,} bits"
+            raise self.fail(node, f"{what} {shown} is out of range (|{what}| < {WIN_THRESHOLD})")
         return value
 
     def build(self, tree: object) -> None:
@@ -205,7 +218,7 @@ class _Builder:
         if parent < 0:
             for key in _ROOT_KEYS & raw.keys():
                 if not isinstance(raw[key], str):
-                    raise self.fail(node, f"{key!r} must be a string, not {raw[key]!r}")
+                    raise self.fail(node, f"{key!r} must be a string, not {quoted(raw[key])}")
             self.title = raw.get("title")
             self.description = raw.get("description")
         allowed = _ROOT_KEYS if parent < 0 else frozenset()
@@ -217,7 +230,7 @@ class _Builder:
             kind = "a leaf"
         else:
             raise self.fail(node, "a node object needs 'children' (inner node) or 'value' (leaf)")
-        unknown = sorted(map(repr, raw.keys() - allowed))
+        unknown = sorted(map(quoted, raw.keys() - allowed))
         if unknown:
             raise self.fail(node, f"unknown key {unknown[0]} in {kind}")
         if "value" in raw:
@@ -242,7 +255,9 @@ class _Builder:
             return
         siblings = self.index.setdefault(parent, {})
         if label in siblings:
-            raise self.fail(node, f"duplicate label {label!r} among the children of its parent")
+            raise self.fail(
+                node, f"duplicate label {quoted(label)} among the children of its parent"
+            )
         siblings[label] = position - 1
         last = label.rpartition(".")[2]
         if last.isascii() and last.isdigit():
@@ -263,7 +278,7 @@ class _Builder:
                 if other is not None:
                     later = max(kid, kids[other])
                     raise self.fail(
-                        later, f"duplicate label {label!r} among the children of its parent"
+                        later, f"duplicate label {quoted(label)} among the children of its parent"
                     )
 
 
@@ -283,6 +298,7 @@ class TreeGame:
         "_given",
         "_given_set",
         "_index",
+        "_label_lengths",
         "_parents",
         "_positions",
         "_sizes",
@@ -301,6 +317,7 @@ class TreeGame:
         self._children = children
         self._given = tuple(builder.given)
         self._given_set = frozenset(label for label in self._given if label is not None)
+        self._label_lengths = frozenset(map(len, self._given_set))
         self._positions = tuple(builder.positions)
         self._values = tuple(builder.values)
         self._estimates = tuple(builder.estimates)
@@ -433,13 +450,13 @@ class TreeGame:
         word = text.strip()
         if not word or not word.isprintable() or ">" in word:
             raise InvalidMoveError(
-                f"{text!r} is not a move (a child's label or position) at "
-                f"{self.format_state(state)!r}"
+                f"{quoted(text)} is not a move (a child's label or position) at "
+                f"{self._shown_state(state)}"
             )
         children = self._children[state]
         if not children:
             raise IllegalMoveError(
-                f"no move {text!r}: {self.format_state(state)!r} is a leaf, the game is over"
+                f"no move {quoted(text)}: {self._shown_state(state)} is a leaf, the game is over"
             )
         found = self._index.get(state, {}).get(word)
         if found is not None:
@@ -456,28 +473,41 @@ class TreeGame:
         if _is_position(word) and 1 <= int(word) <= len(children):
             return int(word) - 1
         if self._label_shaped(word):
-            choices = ", ".join(self.format_move(state, a) for a in self._actions[state])
+            moves = self._actions[state]
+            choices = ", ".join(self.format_move(state, a) for a in moves[:_LISTED_MOVES])
+            more = ", ..." if len(moves) > _LISTED_MOVES else ""
             raise IllegalMoveError(
-                f"no move {text!r} at {self.format_state(state)!r}: "
-                f"its {len(children)} children are {choices}"
+                f"no move {quoted(text)} at {self._shown_state(state)}: "
+                f"its {len(children)} children are {_clipped(choices + more)}"
             )
         raise InvalidMoveError(
-            f"{text!r} is not a move at {self.format_state(state)!r}: "
+            f"{quoted(text)} is not a move at {self._shown_state(state)}: "
             f"no node of this tree has that label"
         )
 
+    def _shown_state(self, state: int) -> str:
+        """The path of ``state`` quoted for an error message, cut if it is long."""
+        return quoted(self.format_state(state), _SHOWN_PATH)
+
     def _label_shaped(self, word: str) -> bool:
         """Tell whether ``word`` is a position or could be a label somewhere in the tree:
-        a given label, or numbers joined by dots after a given label or a number."""
-        if word in self._given_set:
+        a given label, or numbers joined by dots after a given label or a number.
+
+        It walks the dots from the right and looks a head up only when a given label
+        has its length, so a long word costs linear time, not a slice per dot."""
+        given = self._given_set
+        if word in given:
             return True
-        head = word
+        lengths = self._label_lengths
+        end = len(word)
         while True:
-            head, dot, tail = head.rpartition(".")
+            dot = word.rfind(".", 0, end)
+            tail = word[dot + 1 : end]
             if not (tail.isascii() and tail.isdigit()):
                 return False
-            if not dot or head in self._given_set:
+            if dot < 0 or (dot in lengths and word[:dot] in given):
                 return True
+            end = dot
 
     def format_state(self, state: int) -> str:
         """Write ``state`` as the path of labels from the root, e.g. ``root > A > 甲``."""
@@ -500,13 +530,15 @@ class TreeGame:
         steps = [step.strip() for step in text.split(">")]
         here = self.label(0)
         if steps[0] != here:
-            raise InvalidStateError(f"{text!r} is not a node: a path starts at the root {here!r}")
+            raise InvalidStateError(
+                f"{quoted(text)} is not a node: a path starts at the root {quoted(here)}"
+            )
         node = 0
         for step in steps[1:]:
             try:
                 child = self._children[node][self._parse_move(node, step, here)]
             except (InvalidMoveError, IllegalMoveError) as error:
-                raise InvalidStateError(f"{text!r} is not a node: {error}") from None
+                raise InvalidStateError(f"{quoted(text)} is not a node: {error}") from None
             here = self._child_label(node, here, child)
             node = child
         return node
@@ -550,6 +582,6 @@ def example(name: str = "night-market") -> TreeGame:
     """Return the example tree called ``name`` (one of :data:`EXAMPLES`)."""
     if name not in EXAMPLES:
         known = ", ".join(EXAMPLES)
-        raise InvalidGameError(f"no example tree {name!r}; the examples are {known}")
+        raise InvalidGameError(f"no example tree {quoted(str(name))}; the examples are {known}")
     file = resources.files("zerosum.games").joinpath("trees").joinpath(f"{name}.json")
     return TreeGame.from_json(file.read_text(encoding="utf-8"), source=f"{name}.json", name=name)

@@ -85,10 +85,16 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from zerosum import __version__
-from zerosum.game import WIN_THRESHOLD, ZerosumError, other, outcome
+from zerosum.game import (
+    WIN_THRESHOLD,
+    ZerosumError,
+    describe_depth,
+    describe_score,
+    other,
+    outcome,
+)
 from zerosum.games.gomoku import Gomoku
 from zerosum.search.engine import Engine, EngineOptions, Limits, Report
-from zerosum.terminal import describe_score
 
 __all__ = [
     "ABOUT",
@@ -570,8 +576,9 @@ class GomocupBrain:
     def _describe(self, report: Report) -> str:
         coordinates = self._game.coordinates
         line = " ".join("{},{}".format(*coordinates(move)) for move in report.pv)
+        score = describe_score(self._game.info, report.score, exact=report.solved)
         return (
-            f"depth {report.depth} score {describe_score(self._game, report.score)} "
+            f"depth {describe_depth(report.depth)} score {score} "
             f"nodes {report.nodes} nps {report.nps} time {report.elapsed:.2f}s pv {line}"
         )
 

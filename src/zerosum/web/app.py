@@ -74,6 +74,7 @@ from starlette.exceptions import HTTPException
 from zerosum.game import IllegalMoveError, ZerosumError
 from zerosum.games.files import GameText
 from zerosum.games.tree import EXAMPLES
+from zerosum.notation import parse_move
 from zerosum.search.reference import ALGORITHMS
 from zerosum.web.lab import MAX_DEPTH, MAX_TRACE_NODES, TraceTooLargeError, run_lab
 from zerosum.web.pool import QueueFullError, Search, SearchPool
@@ -90,7 +91,6 @@ from zerosum.web.sessions import (
     UnknownSessionError,
     game_catalogue,
     make_game,
-    resolve_move,
     session_view,
 )
 
@@ -506,7 +506,7 @@ def create_app(
         session.check_human_turn()
         version = session.version
         chosen = await work.run(
-            "reading your move", resolve_move, session.game, session.state, body.move
+            "reading your move", parse_move, session.game, session.state, body.move
         )
         # the move was read off the loop: play it only on the position it was read in
         if session.version != version or session.search is not None:

@@ -23,9 +23,10 @@ from typing import Any, Final
 from zerosum.game import InvalidStateError, ZerosumError, describe_state
 from zerosum.games.files import GameText
 from zerosum.games.tree import EXAMPLES, TreeGame, example
+from zerosum.notation import parse_move
 from zerosum.search.reference import ALGORITHMS, minimax
 from zerosum.search.trace import Recorder, Trace, TraceNode
-from zerosum.web.sessions import Recipe, make_game, resolve_move
+from zerosum.web.sessions import Recipe, make_game
 
 __all__ = [
     "MAX_DEPTH",
@@ -187,7 +188,7 @@ def _problem(request: dict[str, Any]) -> tuple[Any, Any, int | None, str, str]:
     else:
         state = game.initial_state()
     for text in request.get("moves") or ():
-        state = game.result(state, resolve_move(game, state, text))
+        state = game.result(state, parse_move(game, state, text))
     where = describe_state(game, state)
     return game, state, depth, game.info.title, f"Position: {where}"
 

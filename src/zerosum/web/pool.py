@@ -48,8 +48,10 @@ from concurrent.futures import (
 from typing import Any, Final, TypeVar
 
 from zerosum.game import describe_depth, describe_score
+from zerosum.games import registry
+from zerosum.notation import move_formatter
 from zerosum.search.engine import Engine, Limits, Report
-from zerosum.web.sessions import Recipe, RetryLaterError, make_game, move_label
+from zerosum.web.sessions import Recipe, RetryLaterError, make_game
 
 __all__ = [
     "POOL_KINDS",
@@ -85,9 +87,17 @@ _WORKER_CHANNELS: dict[str, tuple[Sequence[Any], Any]] = {}
 _local = threading.local()
 
 
-def _start_worker(pool_id: str, stops: Sequence[Any], sink: Any) -> None:
-    """Initialise a worker: remember the pool's stop flags and report queue."""
+def _start_worker(
+    pool_id: str, stops: Sequence[Any], sink: Any, games: Sequence[tuple[str, str]]
+) -> None:
+    """Initialise a worker: remember the pool's stop flags and report queue, and register
+    the ``(target, name)`` games the server added to the registry (a worker process
+    starts afresh; a worker thread shares the server's registry)."""
     _WORKER_CHANNELS[pool_id] = (stops, sink)
+    known = set(registry.names())
+    for target, name in games:
+        if name not in known:
+            registry.register(target, name)
 
 
 class _Flag:
@@ -127,7 +137,7 @@ def report_data(game: Any, state: Any, report: Report) -> dict[str, Any]:
     """Turn one engine report into JSON-ready data, the principal variation as text and
     the score and depth in the words every interface uses (``score_text``,
     ``depth_text``): never a raw win score or an unbounded depth."""
-    label = move_label(game)
+    label = move_formatter(game)
     line = []
     for move in report.pv:
         line.append(label(state, move))
@@ -167,7 +177,7 @@ def run_search(pool_id: str, slot: int, recipe: Recipe, state: Any, seconds: flo
         if last is None:
             moves = engine.root_moves(state)
             best = moves[0] if moves else None
-        text = None if best is None else move_label(game)(state, best)
+        text = None if best is None else move_formatter(game)(state, best)
         sink.put((slot, "done", {"move": best, "text": text, "report": last}))
     except Exception as error:  # the worker must always send the end of the search
         sink.put((slot, "error", f"the engine failed: {type(error).__name__}: {error}"))
@@ -251,7 +261,8 @@ class SearchPool:
         self._reader: threading.Thread | None = None
 
     def _new_executor(self) -> Executor:
-        arguments = (self.pool_id, self.stops, self._sink)
+        games = tuple((item.target, item.name) for item in registry.registered())
+        arguments = (self.pool_id, self.stops, self._sink, games)
         if self.kind == "process":
             return ProcessPoolExecutor(
                 self.workers,

@@ -42,7 +42,6 @@ from functools import lru_cache
 from typing import Any, Final
 
 from zerosum.game import (
-    IllegalMoveError,
     InvalidGameError,
     ZerosumError,
     describe_state,
@@ -51,6 +50,7 @@ from zerosum.game import (
 )
 from zerosum.games import registry
 from zerosum.games.files import GameText
+from zerosum.notation import move_formatter
 
 __all__ = [
     "MAX_BOARD_CELLS",
@@ -69,8 +69,6 @@ __all__ = [
     "UnknownSessionError",
     "game_catalogue",
     "make_game",
-    "move_label",
-    "resolve_move",
     "session_view",
 ]
 
@@ -197,7 +195,7 @@ def make_game(recipe: Recipe) -> Any:
         return _SPEC_GAMES.get(spec, lambda: registry.make(spec, untrusted=True))
     option = _file_option(name)
     if option is None:
-        takers = ", ".join(e.name for e in registry.ENTRIES if e.file_options) or "none"
+        takers = ", ".join(e.name for e in registry.entries() if e.file_options) or "none"
         raise InvalidGameError(
             f"game {quoted(name)} reads no file, so it takes no upload; games that do: {takers}"
         )
@@ -226,7 +224,7 @@ def game_catalogue() -> tuple[dict[str, Any], ...]:
     may hold). An entry whose module fails to import is listed with its error instead of
     hiding the others."""
     games = []
-    for item in registry.ENTRIES:
+    for item in registry.entries():
         caps = {cap.option: {"most": cap.most, "items": cap.items} for cap in item.caps}
         described: dict[str, Any] = {
             "name": item.name,
@@ -251,35 +249,6 @@ def game_catalogue() -> tuple[dict[str, Any], ...]:
             ]
         games.append(described)
     return tuple(games)
-
-
-def move_label(game: Any) -> Callable[[Any, Any], str]:
-    """Return how ``game`` writes a move: its ``format_move``, else ``str`` of the move."""
-    formatter: Callable[[Any, Any], str] | None = getattr(game, "format_move", None)
-    return formatter if formatter is not None else (lambda _state, move: str(move))
-
-
-def resolve_move(game: Any, state: Any, text: str) -> Any:
-    """Read ``text`` as a legal move of ``game`` in ``state``, checked.
-
-    Games with ``parse_move`` read it themselves and raise their own errors; otherwise the
-    text must equal the label of a legal move. Either way the move is checked against
-    ``actions(state)``, so a lenient parser cannot smuggle in an illegal move."""
-    where = describe_state(game, state)
-    if game.is_terminal(state):
-        raise IllegalMoveError(f"illegal move {quoted(text)}: the game is over in {where}")
-    legal = game.actions(state)
-    parse = getattr(game, "parse_move", None)
-    if parse is not None:
-        move = parse(state, text)
-        if move in legal:
-            return move
-    else:
-        label = move_label(game)
-        for move in legal:
-            if label(state, move) == text:
-                return move
-    raise IllegalMoveError(f"illegal move {quoted(text)} in {where}")
 
 
 # --------------------------------------------------------------------------- sessions
@@ -344,7 +313,7 @@ class Session:
     def push(self, move: Any) -> str:
         """Apply the legal ``move`` (already checked); return its label."""
         state = self.state
-        text = move_label(self.game)(state, move)
+        text = move_formatter(self.game)(state, move)
         self.states.append(self.game.result(state, move))
         self.moves.append(text)
         self.version += 1
@@ -383,7 +352,7 @@ def session_view(session: Session) -> dict[str, Any]:
     another thread may change the session meanwhile."""
     game, state = session.game, session.state
     info = game.info
-    label = move_label(game)
+    label = move_formatter(game)
     over = game.is_terminal(state)
     actions = [] if over else game.actions(state)
     listed = [label(state, move) for move in actions[:MAX_LEGAL_LISTED]]
@@ -449,7 +418,7 @@ def _board_view(game: Any, state: Any) -> dict[str, Any] | None:
     cells = picture.width * picture.height
     if cells > MAX_BOARD_CELLS or len(picture.cells) != cells:
         return None  # too big to draw (or malformed): the page shows the text picture
-    label = move_label(game)
+    label = move_formatter(game)
     return {
         "width": picture.width,
         "height": picture.height,
