@@ -478,3 +478,35 @@ def test_resume_skips_damaged_lines_with_one_warning(
     assert sorted(r.index for r in read_records(path)[1]) == list(range(6))
     code, out, err = run(capsys, *base, "--games", "6", "--resume", "--output", str(path))
     assert (code, err) == (0, "") and path.read_text(encoding="utf-8").splitlines() == lines
+
+
+def test_a_game_with_only_the_six_methods_plays_a_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # no parse_move, format_move or format_state: openings and records use str, in this
+    # process and in the worker processes (which import the game by its spec again)
+    monkeypatch.syspath_prepend(str(TESTS))
+    path = tmp_path / "bare.jsonl"
+    code, out, err = run(
+        capsys,
+        "match",
+        "bare_games:BareNim:heaps=3,4",
+        "engine:time=0.2",
+        "random",
+        "--games",
+        "4",
+        "--random-openings",
+        "1",
+        "--seed",
+        "3",
+        "--workers",
+        "2",
+        "--output",
+        str(path),
+    )
+    assert code == 0, err
+    assert row(out, "engine:time=0.2")[1:3] == ["4", "4"]  # it solves Nim: 4 wins
+    _, records = read_records(path)
+    assert len(records) == 4 and all(r.reason == "end" for r in records)
+    # moves are written as str writes them, the opening's too
+    assert all(re.fullmatch(r"\(\d, \d\)", move) for r in records for move in r.moves)
