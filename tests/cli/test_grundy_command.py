@@ -32,7 +32,7 @@ def test_a_position_in_the_game_notation(capsys: pytest.CaptureFixture[str]) -> 
     [
         (["grundy", "nim", "3,-1"], "-1"),
         (["grundy", "tictactoe"], "not impartial"),
-        (["grundy", "chess"], "unknown game 'chess'"),
+        (["grundy", "chequers"], "unknown game 'chequers'"),
         (["grundy", "mnk", "3"], "takes no bare argument"),
     ],
 )

@@ -21,7 +21,8 @@ from zerosum.game import WIN_THRESHOLD, ZerosumError, outcome
 from zerosum.games import registry
 
 PLAYOUTS = 12
-MAX_PLIES = 400
+MAX_PLIES = 6000
+"""Longer than any game can last: chess's fifty-move rule allows about 5,900 plies."""
 
 
 def _playouts(game: Any, seed: int) -> list[list[Any]]:

@@ -52,6 +52,7 @@ from zerosum.game import (
     Player,
 )
 from zerosum.games import gomoku_threats
+from zerosum.games.bitboards import bit_indices
 
 __all__ = [
     "BREADTH",
@@ -117,16 +118,6 @@ _NUMBER_FORM = re.compile(r"([0-9]{1,3})\s*,\s*([0-9]{1,3})", re.ASCII)
 _RENDER = "·XO"
 _COLOURS = ("black", "white")
 _ZOBRIST_SEED = 0x60_6D_0C_05
-
-
-def _bits(mask: int) -> list[int]:
-    """The indices of the set bits of ``mask``, lowest first."""
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return found
 
 
 class LineInfo:
@@ -204,7 +195,7 @@ class LineInfo:
                 flags |= _FIVE_FLAG << p
             win = _five_cells(own, their, windows)
             four = opened = 0
-            for cell in _bits(near_four & ~win):
+            for cell in bit_indices(near_four & ~win):
                 made = _five_cells(own | 1 << cell, their, windows)
                 if made & ~win:
                     four |= 1 << cell
@@ -220,15 +211,15 @@ class LineInfo:
                 flags |= _OPEN << p
                 score += _THREE_SCORE
                 defence = 0
-                for cell in _bits(near_four):
+                for cell in bit_indices(near_four):
                     if not _open_cells(own, their | 1 << cell, windows, empty & ~(1 << cell)):
                         defence |= 1 << cell
                 defences[p] = defence
-            for cell in _bits(win):
+            for cell in bit_indices(win):
                 value[cell] += _MOVE_FIVE
-            for cell in _bits(opened):
+            for cell in bit_indices(opened):
                 value[cell] += _MOVE_OPEN_FOUR
-            for cell in _bits(four & ~opened):
+            for cell in bit_indices(four & ~opened):
                 value[cell] += _MOVE_FOUR
             wins[p], fours[p], opens[p], scores[p] = win, four, opened, score
         first, second = values
@@ -266,7 +257,7 @@ class LineInfo:
                 for mask, _, _ in windows:
                     if not their & mask and (own & mask).bit_count() >= _FIVE - 3:
                         near |= mask
-                for cell in _bits(near & empty & ~self.fours[p]):
+                for cell in bit_indices(near & empty & ~self.fours[p]):
                     bit = 1 << cell
                     if _open_cells(own | bit, their, windows, empty & ~bit):
                         found[p] |= bit
@@ -328,7 +319,7 @@ def _open_cells(
         if not their & mask and (own & mask).bit_count() >= _FIVE - 2:
             near |= mask
     found = 0
-    for cell in _bits(near & empty):
+    for cell in bit_indices(near & empty):
         made = _five_cells(own | 1 << cell, their, windows)
         if made & (made - 1):
             found |= 1 << cell
@@ -398,7 +389,8 @@ class GomokuState(tuple):  # type: ignore[type-arg]
         return hash(self[7])
 
     def __repr__(self) -> str:
-        return f"GomokuState(black={_bits(self[0])}, white={_bits(self[1])}, to_move={self[2]})"
+        black, white = bit_indices(self[0]), bit_indices(self[1])
+        return f"GomokuState(black={black}, white={white}, to_move={self[2]})"
 
 
 # the state's fields, by index (the hot path reads them so)
@@ -595,7 +587,7 @@ class Gomoku:
         if state[9] >= 0:
             return []
         empty = self._full & ~(state[0] | state[1])
-        return _bits(empty)
+        return bit_indices(empty)
 
     def result(self, state: GomokuState, action: int) -> GomokuState:
         """Return the state after the side to move plays on cell ``action``; unchecked."""
@@ -751,7 +743,7 @@ class Gomoku:
             threes = info.threes(player)
             if threes:
                 cells = self._line_cells[line]
-                for position in _bits(threes):
+                for position in bit_indices(threes):
                     found |= 1 << cells[position]
         return found
 
@@ -771,7 +763,7 @@ class Gomoku:
             line = (low.bit_length() - 1) // _FLAG_BITS
             cells = line_cells[line]
             found = 0
-            for position in _bits(infos[line].defences[player]):
+            for position in bit_indices(infos[line].defences[player]):
                 found |= 1 << cells[position]
             common &= found
         return common
@@ -1039,8 +1031,8 @@ class Gomoku:
         history = state[11]
         if history is not None:
             return " ".join(self._name(cell) for cell in history)
-        black = " ".join(self._name(c) for c in _bits(state[0]))
-        white = " ".join(self._name(c) for c in _bits(state[1]))
+        black = " ".join(self._name(c) for c in bit_indices(state[0]))
+        white = " ".join(self._name(c) for c in bit_indices(state[1]))
         return f"black: {black}; white: {white}; to move: {_COLOURS[state[2]]}"
 
     def render(self, state: GomokuState) -> str:

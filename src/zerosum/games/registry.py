@@ -171,6 +171,11 @@ ENTRIES: tuple[Entry, ...] = (
         argument="width",
     ),
     Entry(
+        "chess",
+        "zerosum.games.chess:Chess",
+        "chess: FEN positions, SAN or UCI moves (chess960=0|1)",
+    ),
+    Entry(
         "nim",
         "zerosum.games.nim:nim",
         "Nim, normal or misere play (heaps=3,4,5, misere=0|1)",
