@@ -14,6 +14,7 @@ from zerosum.agents import (
     RandomAgent,
     SearchAgent,
     close_agent,
+    refuse_finished,
     reset_agent,
 )
 from zerosum.game import IllegalMoveError, outcome
@@ -155,3 +156,10 @@ def test_search_agent_on_a_tree() -> None:
     tree = example("night-market")
     move = SearchAgent(Limits()).choose(tree, 0)
     assert tree.format_move(0, move) == "A"
+
+
+def test_refuse_finished_refuses_only_finished_games() -> None:
+    refuse_finished(TICTACTOE, TICTACTOE.initial_state())  # an open game passes
+    won = final(TICTACTOE, [0, 3, 1, 4, 2])
+    with pytest.raises(IllegalMoveError, match="no move to choose: the game is over"):
+        refuse_finished(TICTACTOE, won)

@@ -551,3 +551,25 @@ def test_resume_repairs_a_damaged_file_without_duplicate_lines(tmp_path: Path) -
         resume=True,
     )
     assert len(lines()) == 1 + 7
+
+
+def test_an_agent_error_may_say_how_it_lost() -> None:
+    class LateError(ValueError):
+        reason = "time"
+
+    class OddError(ValueError):
+        reason = "end"  # not a reason an agent may give: a crash
+
+    class Raiser:
+        name = "raiser"
+
+        def __init__(self, error: Exception) -> None:
+            self.error = error
+
+        def choose(self, game: Any, state: Any) -> Any:
+            raise self.error
+
+    for error, reason in ((LateError("no answer"), "time"), (OddError("hm"), "crash")):
+        played = play_game(tictactoe(), (Raiser(error), RandomAgent(1)))
+        assert (played.winner, played.reason) == (1, reason)
+        assert played.detail.endswith(f"{type(error).__name__}: {error}")

@@ -3,6 +3,7 @@ bad spec is refused with one line naming it."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import pytest
@@ -133,3 +134,51 @@ def test_specs_keep_their_text_as_label() -> None:
     spec = parse_agent_spec("  engine:depth=3 ")
     assert (spec.text, spec.kind, spec.label) == ("engine:depth=3", "engine", "engine:depth=3")
     assert spec.option("depth") == 3 and spec.option("nodes") is None
+
+
+def test_gomocup_specs_take_the_command_first_or_as_cmd() -> None:
+    bare = parse_agent_spec("gomocup: zerosum gomocup --quiet ,time=0.5,wait=3")
+    assert bare.option("cmd") == "zerosum gomocup --quiet"
+    assert (bare.time_limit, bare.option("wait"), bare.label) == (0.5, 3.0, bare.text)
+    named = parse_agent_spec("gomocup:time=0.1,cmd=pbrain-x --level=3,cwd=/tmp,name=x")
+    assert (named.option("cmd"), named.option("cwd"), named.label) == (
+        "pbrain-x --level=3",
+        "/tmp",
+        "x",
+    )
+    # a first item key=value whose key is no option is a command, = and all
+    assert parse_agent_spec("gomocup:pbrain-x --level=3").option("cmd") == "pbrain-x --level=3"
+    quoted_word = parse_agent_spec("gomocup:'/opt/my brains/pbrain-x' -v")
+    assert quoted_word.option("cmd") == "'/opt/my brains/pbrain-x' -v"
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("gomocup", "no engine command; write gomocup:COMMAND or gomocup:cmd=COMMAND"),
+        ("gomocup:time=1", "no engine command"),
+        ("gomocup:pbrain-x,cmd=pbrain-y", "option 'cmd' given twice"),
+        ("gomocup:pbrain 'x", 'cannot read engine command "pbrain \'x": No closing quotation'),
+        ("gomocup:cmd=  ", "bad option 'cmd='"),
+        ("gomocup:pbrain-x,time=-1", "time must be 0 or more seconds"),
+        ("gomocup:pbrain-x,wait=0", "wait must be more than 0 seconds"),
+        ("gomocup:pbrain-x,wait=soon", "wait must be a number of seconds, not 'soon'"),
+        ("gomocup:pbrain-x,depth=3", "unknown option 'depth' for gomocup"),
+    ],
+)
+def test_bad_gomocup_specs(spec: str, message: str) -> None:
+    with pytest.raises(AgentSpecError) as caught:
+        parse_agent_spec(spec)
+    assert message in str(caught.value) and repr(spec) in str(caught.value)
+
+
+def test_a_gomocup_program_that_does_not_exist_is_a_bad_spec() -> None:
+    with pytest.raises(AgentSpecError) as caught:
+        make_agent("gomocup:no-such-pbrain-zerosum -x")
+    assert str(caught.value) == (
+        "bad agent spec 'gomocup:no-such-pbrain-zerosum -x': cannot start engine "
+        "'no-such-pbrain-zerosum -x': no executable program 'no-such-pbrain-zerosum' on "
+        "the PATH"
+    )
+    with pytest.raises(AgentSpecError, match="working directory '/no/such' is not a dir"):
+        make_agent(f"gomocup:{sys.executable},cwd=/no/such")

@@ -14,7 +14,13 @@ optional and called with :func:`reset_agent` / :func:`close_agent` when present.
   writes them) and asks again, with the error's message, until the text is a legal
   move. ``EOFError`` and ``KeyboardInterrupt`` from the input pass through to the caller.
 
-Every agent refuses a finished game with :class:`~zerosum.game.IllegalMoveError`.
+Every agent refuses a finished game with :class:`~zerosum.game.IllegalMoveError`
+(:func:`refuse_finished`).
+
+External engines are agents too, each a protocol client over
+:class:`~zerosum.protocols.engines.EngineProcess`: a Gomocup brain plays gomoku as a
+:class:`~zerosum.protocols.gomocup.GomocupAgent`. They live beside their protocols, and
+:func:`zerosum.specs.make_agent` makes them from specs such as ``gomocup:pbrain-x``.
 """
 
 from __future__ import annotations
@@ -27,7 +33,15 @@ from zerosum import notation
 from zerosum.game import IllegalMoveError, InvalidMoveError, describe_state
 from zerosum.search.engine import Engine, EngineOptions, EngineResult, Limits
 
-__all__ = ["Agent", "HumanAgent", "RandomAgent", "SearchAgent", "close_agent", "reset_agent"]
+__all__ = [
+    "Agent",
+    "HumanAgent",
+    "RandomAgent",
+    "SearchAgent",
+    "close_agent",
+    "refuse_finished",
+    "reset_agent",
+]
 
 
 @runtime_checkable
@@ -55,7 +69,9 @@ def close_agent(agent: Agent) -> None:
         close()
 
 
-def _refuse_finished(game: Any, state: Any) -> None:
+def refuse_finished(game: Any, state: Any) -> None:
+    """Raise :class:`~zerosum.game.IllegalMoveError` when ``state`` is a finished game:
+    no agent is asked to move in one."""
     if game.is_terminal(state):
         raise IllegalMoveError(
             f"no move to choose: the game is over in {describe_state(game, state)}"
@@ -90,7 +106,7 @@ class SearchAgent:
 
     def choose(self, game: Any, state: Any) -> Any:
         """Search ``state`` under the agent's limits and return the best move."""
-        _refuse_finished(game, state)
+        refuse_finished(game, state)
         self.last = self.engine(game).search(state, self.limits)
         return self.last.best_move
 
@@ -125,7 +141,7 @@ class RandomAgent:
 
     def choose(self, game: Any, state: Any) -> Any:
         """Return a random legal move."""
-        _refuse_finished(game, state)
+        refuse_finished(game, state)
         return self._random.choice(list(game.actions(state)))
 
     def reset(self) -> None:
@@ -160,7 +176,7 @@ class HumanAgent:
 
     def choose(self, game: Any, state: Any) -> Any:
         """Read moves until one is legal in ``state`` and return it."""
-        _refuse_finished(game, state)
+        refuse_finished(game, state)
         while True:
             text = self.input_fn(self.prompt)
             try:

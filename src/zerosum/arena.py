@@ -138,6 +138,9 @@ VOID = "error"
 _RESULTS = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
 _VOID_RESULT = "*"  # PGN's mark of a game without a result
 
+_AGENT_REASONS = frozenset({"crash", "time", "illegal"})
+"""The reasons an agent's exception may give for its loss, in an attribute ``reason``."""
+
 _log = logging.getLogger(__name__)
 
 
@@ -289,9 +292,15 @@ def play_game(
             raise  # the user's Ctrl-C stops the match
         except BaseException as error:  # any other crash, sys.exit() too, forfeits the game
             used[player] += clock() - start
-            detail = f"{who} crashed: {type(error).__name__}: {error}"
+            # an external engine's error says how it lost (no answer in time, an illegal
+            # move); the arena cannot import the protocols, so it reads the attribute
+            reason = getattr(error, "reason", "crash")
+            if reason not in _AGENT_REASONS:
+                reason = "crash"
+            verb = "crashed" if reason == "crash" else "lost"
+            detail = f"{who} {verb}: {type(error).__name__}: {error}"
             return _forfeit(
-                moves, player=player, reason="crash", detail=detail, times=times, used=used
+                moves, player=player, reason=reason, detail=detail, times=times, used=used
             )
         elapsed = clock() - start
         used[player] += elapsed

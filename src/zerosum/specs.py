@@ -13,6 +13,19 @@ A spec is ``KIND[:key=value,...]``, like a game spec:
     uniformly random legal moves; without a seed the caller's seed is used.
 ``human``
     a person typing moves (:class:`~zerosum.agents.HumanAgent`).
+``gomocup:COMMAND[,time=S,wait=S,cwd=DIR,name=LABEL]``
+    an external Gomocup brain (a ``pbrain-*`` program, or ``zerosum gomocup``) playing
+    gomoku (:class:`~zerosum.protocols.gomocup.GomocupAgent`), one process per agent,
+    told ``time`` seconds a move (``default_time`` when the spec sets none, which the
+    arena then does not adjudicate); ``wait`` is how long past that it may stay silent
+    before it is given up (default :data:`~zerosum.protocols.gomocup.DEFAULT_WAIT`), and
+    ``cwd`` its working directory. **The command** is the first item, or ``cmd=COMMAND``
+    in any place: everything up to the next comma, split into words as a POSIX shell
+    would, so ``gomocup:zerosum gomocup,time=0.5`` runs ``zerosum gomocup``, and a word
+    holding spaces is quoted (``gomocup:'/opt/my brains/pbrain-x'``). A first item of
+    the form ``key=value`` whose key is not an option is a command too
+    (``gomocup:pbrain-x --level=3``). A command cannot hold a comma, which ends it: put
+    such a command in a script. The program must exist when the spec is made.
 ``package.module.attribute[:key=value,...]``
     any importable callable returning an agent, called with the options as keyword
     arguments (integers and numbers converted), and with ``seed=`` when it accepts one
@@ -41,6 +54,7 @@ from zerosum.search.engine import EngineOptions, Limits
 __all__ = [
     "AGENT_KINDS",
     "DEFAULT_TIME",
+    "ENGINE_KINDS",
     "AgentSpec",
     "AgentSpecError",
     "make_agent",
@@ -50,8 +64,11 @@ __all__ = [
 DEFAULT_TIME = 1.0
 """Seconds per move of an engine spec that sets no depth, node or time limit."""
 
-AGENT_KINDS = ("engine", "random", "human")
+AGENT_KINDS = ("engine", "random", "human", "gomocup")
 """The built-in kinds; any other kind must be a ``module.attribute`` path."""
+
+ENGINE_KINDS = ("gomocup",)
+"""The kinds that run an external engine, whose spec's first item may be its command."""
 
 _TRUE = frozenset({"on", "yes", "true", "1"})
 _FALSE = frozenset({"off", "no", "false", "0"})
@@ -76,6 +93,7 @@ _OPTION_TYPES: dict[str, dict[str, Any]] = {
     "engine": {**_ENGINE_LIMITS, **_ENGINE_OPTIONS, "name": str},
     "random": {"seed": int, "name": str},
     "human": {"name": str},
+    "gomocup": {"cmd": str, "time": float, "wait": float, "cwd": str, "name": str},
 }
 
 
@@ -195,8 +213,10 @@ def parse_agent_spec(text: str) -> AgentSpec:
         )
     accepted = _OPTION_TYPES.get(kind, {})
     options: list[tuple[str, Any]] = []
-    for item in filter(None, (part.strip() for part in rest.split(","))):
+    for number, item in enumerate(filter(None, (part.strip() for part in rest.split(",")))):
         key, eq, value = (part.strip() for part in item.partition("="))
+        if number == 0 and kind in ENGINE_KINDS and key not in accepted:
+            key, eq, value = "cmd", "=", item  # the bare first item is the engine's command
         if not eq or not key or not value:
             raise AgentSpecError(f"bad option {item!r} in agent spec {text!r}: use key=value")
         if any(key == seen for seen, _ in options):
@@ -214,7 +234,31 @@ def parse_agent_spec(text: str) -> AgentSpec:
     if kind == "engine":
         parsed.limits()
         parsed.engine_options()
+    if kind in ENGINE_KINDS:
+        _check_engine_spec(parsed)
     return parsed
+
+
+def _check_engine_spec(spec: AgentSpec) -> None:
+    """Check an external engine's spec: a command that reads as words, and times that
+    are not negative (``wait`` above zero)."""
+    from zerosum.protocols.engines import EngineStartError, split_command  # noqa: PLC0415
+
+    command = spec.option("cmd")
+    if command is None:
+        raise AgentSpecError(
+            f"bad agent spec {spec.text!r}: no engine command; write {spec.kind}:COMMAND "
+            f"or {spec.kind}:cmd=COMMAND"
+        )
+    try:
+        split_command(command)
+    except EngineStartError as error:
+        raise AgentSpecError(f"bad agent spec {spec.text!r}: {error}") from None
+    time, wait = spec.option("time"), spec.option("wait")
+    if time is not None and time < 0:
+        raise AgentSpecError(f"bad agent spec {spec.text!r}: time must be 0 or more seconds")
+    if wait is not None and wait <= 0:
+        raise AgentSpecError(f"bad agent spec {spec.text!r}: wait must be more than 0 seconds")
 
 
 def _import_factory(spec: AgentSpec) -> Callable[..., Any]:
@@ -246,6 +290,8 @@ def make_agent(
         return RandomAgent(parsed.option("seed", seed), name=label)
     if parsed.kind == "human":
         return HumanAgent(read, write, name=label)
+    if parsed.kind == "gomocup":
+        return _make_gomocup(parsed, default_time)
     factory = _import_factory(parsed)
     options = {key: value for key, value in parsed.options if key != "name"}
     try:
@@ -269,3 +315,22 @@ def make_agent(
     if not isinstance(getattr(agent, "name", None), str):
         agent.name = label
     return agent  # type: ignore[no-any-return]
+
+
+def _make_gomocup(spec: AgentSpec, default_time: float) -> Agent:
+    """Start the Gomocup brain ``spec`` names; a program that cannot be run is a bad spec."""
+    # the protocol clients sit above the agents: imported only when a spec asks for one
+    from zerosum.protocols.engines import EngineStartError  # noqa: PLC0415
+    from zerosum.protocols.gomocup import DEFAULT_WAIT, GomocupAgent  # noqa: PLC0415
+
+    time = spec.time_limit
+    try:
+        return GomocupAgent(
+            spec.option("cmd"),
+            time=default_time if time is None else time,
+            wait=spec.option("wait", DEFAULT_WAIT),
+            cwd=spec.option("cwd"),
+            name=spec.label,
+        )
+    except EngineStartError as error:
+        raise AgentSpecError(f"bad agent spec {spec.text!r}: {error}") from None

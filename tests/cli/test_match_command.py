@@ -510,3 +510,46 @@ def test_a_game_with_only_the_six_methods_plays_a_match(
     assert len(records) == 4 and all(r.reason == "end" for r in records)
     # moves are written as str writes them, the opening's too
     assert all(re.fullmatch(r"\(\d, \d\)", move) for r in records for move in r.moves)
+
+
+def test_a_match_against_zerosum_gomocup_brain_as_an_external_engine(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], helpers: ModuleType
+) -> None:
+    # the brain runs as a child of each worker process, one per game, and is reaped
+    path = tmp_path / "gomocup.jsonl"
+    brain = f"gomocup:cmd={sys.executable} -m zerosum.cli gomocup --quiet,time=0.2,name=brain"
+    code, out, err = run(
+        capsys,
+        "match",
+        "gomoku:width=9",
+        brain,
+        "random",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--workers",
+        "2",
+        "--time-margin",
+        "5",
+        "--output",
+        str(path),
+    )
+    assert (code, err) == (0, "")
+    _, records = read_records(path)
+    assert sorted(r.seats for r in records) == [(0, 1), (1, 0)]
+    assert all(r.reason == "end" for r in records)
+    assert row(out, "brain")[1:5] == ["2", "2", "0", "0"]
+
+
+def test_a_gomocup_spec_naming_no_program_is_a_one_line_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(
+        capsys, "match", "gomoku:width=9", "gomocup:no-such-pbrain-zerosum", "random"
+    )
+    assert code == 2 and out == ""
+    assert err == (
+        "zerosum: error: bad agent spec 'gomocup:no-such-pbrain-zerosum': cannot start engine "
+        "'no-such-pbrain-zerosum': no executable program 'no-such-pbrain-zerosum' on the PATH\n"
+    )

@@ -1,2 +1,5 @@
-"""Standard text protocols through which existing GUIs and match managers drive zerosum's
-engines: :mod:`zerosum.protocols.gomocup` (the Gomocup / Piskvork brain protocol)."""
+"""Standard text protocols, both ways: the engines existing GUIs and match managers drive,
+and the external engines zerosum's arena drives. :mod:`zerosum.protocols.gomocup` holds
+both sides of the Gomocup / Piskvork protocol (zerosum's brain and the agent that plays
+an external brain); :mod:`zerosum.protocols.engines` runs external engines as child
+processes (lines in and out with deadlines, restarts, always reaped)."""

@@ -1,4 +1,7 @@
-"""The Gomocup brain: zerosum's gomoku engine behind the Piskvork manager protocol.
+"""The Gomocup protocol, both sides: zerosum's gomoku engine as a brain behind the
+Piskvork manager protocol (:class:`GomocupBrain`, ``zerosum gomocup``), and any brain as
+an agent, spoken to as a manager would (:class:`GomocupAgent`, the agent spec
+``gomocup:COMMAND``).
 
 The protocol is Petr Lastovicka's "Gomoku AI protocol", spoken over standard input and
 output by every Gomocup brain: the manager sends one command a line, the brain answers
@@ -74,26 +77,42 @@ Decisions where the protocol leaves room:
 * **Memory.** ``max_memory`` sizes the engine's transposition table
   (:func:`table_entries`); without a limit the table holds up to
   :data:`DEFAULT_TABLE_ENTRIES` entries.
+
+**The client.** :class:`GomocupAgent` runs a brain as a child process
+(:class:`~zerosum.protocols.engines.EngineProcess`) and plays it through the same line
+syntax the brain reads: ``x,y`` is the game's own ``action(x, y)`` and
+``coordinates(move)``, so the gomoku adapter is the game's, and this module holds only
+the protocol's words. What it sends, and how it treats a brain that misbehaves, is in
+the class's notes.
 """
 
 from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
 from zerosum import __version__
+from zerosum.agents import refuse_finished
 from zerosum.game import (
     WIN_THRESHOLD,
+    MissingCapabilityError,
     ZerosumError,
     describe_depth,
     describe_score,
     other,
     outcome,
+    quoted,
 )
-from zerosum.games.gomoku import Gomoku
+from zerosum.games.gomoku import Gomoku, GomokuState
+from zerosum.protocols.engines import (
+    EngineError,
+    EngineIllegalMoveError,
+    EngineProcess,
+    EngineProtocolError,
+)
 from zerosum.search.engine import Engine, EngineOptions, Limits, Report
 
 __all__ = [
@@ -102,12 +121,16 @@ __all__ = [
     "BYTES_PER_ENTRY",
     "DEFAULT_TABLE_ENTRIES",
     "DEFAULT_TIMEOUT_TURN",
+    "DEFAULT_WAIT",
     "EARLY_STOP",
     "ECHO_LIMIT",
+    "GOMOCUP_RULES",
     "MAX_DIGITS",
     "MOVES_TO_PLAN",
     "POLL_INTERVAL",
+    "START_TIMEOUT",
     "THREAT_SECONDS",
+    "GomocupAgent",
     "GomocupBrain",
     "TimeControl",
     "table_entries",
@@ -719,3 +742,221 @@ class GomocupBrain:
 
     def _about(self, rest: str, started: float) -> None:
         self._say(ABOUT)
+
+
+# =========================================================================== the client
+
+START_TIMEOUT = 30.0
+"""Seconds a newly started engine has to answer its first command (``ABOUT``): its
+program loading, which a loaded machine can make slow."""
+
+DEFAULT_WAIT = 10.0
+"""Seconds past its time per move (and for every other answer) that
+:class:`GomocupAgent` waits before it gives the engine up as hung."""
+
+GOMOCUP_RULES = {"freestyle": 0, "exact5": _RULE_EXACT_FIVE}
+"""The ``INFO rule`` value of each rule of :class:`~zerosum.games.gomoku.Gomoku`."""
+
+_UNSOLICITED = ("MESSAGE", "DEBUG")  # lines a brain may write before any answer
+
+
+class GomocupAgent:
+    """A Gomocup brain as an agent: an external program (a ``pbrain-*`` engine, or
+    ``zerosum gomocup``) plays gomoku for us, spoken to as a manager speaks to it.
+
+    ``command`` is the program and its arguments (a string is split as a POSIX shell
+    would); ``cwd`` its working directory; ``time`` the seconds per move it is told
+    (``INFO timeout_turn``; no match limit); ``wait`` the seconds past ``time`` the agent
+    waits for a move, and for any other answer, before it gives the engine up.
+
+    The engine starts when the agent is made and answers ``ABOUT`` (kept in
+    :attr:`about`), so its start-up never counts against a move; should that fail, the
+    first move starts it again and raises what went wrong. One process then plays every
+    game the agent is asked about, until :meth:`close` sends ``END`` and reaps it:
+
+    * a board of a new size or rule is opened with ``START n`` (``RECTSTART w,h`` when
+      not square) and the ``INFO`` lines ``timeout_turn``, ``timeout_match 0``,
+      ``time_left`` (unlimited) and ``rule`` (1 for ``exact5``);
+    * each move is asked the shortest way the engine's board allows: ``BEGIN`` on an
+      empty board, ``TURN x,y`` when the position is the engine's board plus one
+      opponent stone, and otherwise (an opening, a new game, a position set up from
+      stones) ``RESTART`` if the board holds stones, then ``BOARD`` with every stone in
+      the order played when the position knows it. A brain that refuses ``RESTART`` is
+      started afresh instead.
+
+    An answer that is not a move raises :class:`~zerosum.protocols.engines.EngineProtocolError`
+    (``ERROR``, ``UNKNOWN`` or garbage; ``MESSAGE`` and ``DEBUG`` lines are skipped), a
+    move off the board or on a stone :class:`~zerosum.protocols.engines.EngineIllegalMoveError`,
+    no answer in time :class:`~zerosum.protocols.engines.EngineTimeoutError` and an engine
+    that exits :class:`~zerosum.protocols.engines.EngineDiedError`, each naming the
+    engine's last lines. After any of them the process is killed, and the next move
+    starts a new one. A game other than gomoku raises
+    :class:`~zerosum.game.MissingCapabilityError`."""
+
+    def __init__(
+        self,
+        command: str | Sequence[str],
+        *,
+        time: float = DEFAULT_TIMEOUT_TURN / 1000,
+        wait: float = DEFAULT_WAIT,
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+        name: str = "gomocup",
+    ) -> None:
+        self.name = name
+        self.time = time
+        self.wait = wait
+        self.about: str | None = None
+        self.engine = EngineProcess(
+            command, cwd=cwd, env=env, label=f"Gomocup engine {quoted(name)}", quit_line="END"
+        )
+        # the engine's board: (width, height, rule), and its stones as bit masks of
+        # cells, its own and its opponent's
+        self._board: tuple[int, int, str] | None = None
+        self._own = self._theirs = 0
+        try:
+            self._launch()
+        except EngineError:
+            self.engine.kill()  # the first move tries again, and reports the failure
+
+    def __repr__(self) -> str:
+        return f"GomocupAgent({self.engine.command!r}, time={self.time:g}, name={self.name!r})"
+
+    def close(self) -> None:
+        """Send ``END`` and reap the engine (terminated, then killed, if it lingers)."""
+        self.engine.close()
+        self._board = None
+
+    def choose(self, game: Any, state: Any) -> int:
+        """Ask the engine for its move in ``state`` of the gomoku ``game``."""
+        refuse_finished(game, state)
+        if not isinstance(game, Gomoku):
+            raise MissingCapabilityError(
+                f"{self.name} is a Gomocup engine: it plays gomoku, not {game.info.name}"
+            )
+        try:
+            return self._choose(game, state)
+        except EngineError:
+            # the engine's board is now unknown (or it hangs): a new process next time
+            self.engine.kill()
+            self._board = None
+            raise
+
+    # ------------------------------------------------------------------ the session
+
+    def _launch(self) -> None:
+        """Start the engine and wait for its ``ABOUT`` answer."""
+        self.engine.start()
+        self._board = None
+        self.engine.send("ABOUT")
+        answer = self.engine.expect(self._answer, START_TIMEOUT, "answer to ABOUT")
+        self.about = None if answer.startswith(("ERROR", "UNKNOWN")) else answer
+
+    def _answer(self, line: str) -> str | None:
+        """A brain's answer, or ``None`` for a line to skip (blank, MESSAGE, DEBUG)."""
+        text = line.strip()
+        word = text.split(None, 1)[0].upper() if text else ""
+        return None if not text or word in _UNSOLICITED else text
+
+    def _ask(self, command: str, waiting: float) -> str:
+        """Send ``command`` and return its answer."""
+        self.engine.send(command)
+        return self.engine.expect(self._answer, waiting, f"answer to {command}")
+
+    def _expect_ok(self, command: str) -> None:
+        answer = self._ask(command, self.wait)
+        if answer.upper() != "OK":
+            raise self.engine.error(
+                EngineProtocolError, f"answered {quoted(answer)} to {command}, not OK"
+            )
+
+    def _open_board(self, game: Gomoku) -> None:
+        """Open an empty board of ``game``'s size and rule, restarting the engine if it
+        holds another board, and tell it the time and the rule."""
+        if self._board is not None or not self.engine.running:
+            self.engine.close()
+            self._launch()
+        width, height = game.width, game.height
+        self._expect_ok(f"START {width}" if width == height else f"RECTSTART {width},{height}")
+        for key, value in (
+            ("timeout_turn", round(self.time * 1000)),
+            ("timeout_match", 0),
+            ("time_left", UNLIMITED_TIME_LEFT),
+            ("rule", GOMOCUP_RULES[game.rule]),
+        ):
+            self.engine.send(f"INFO {key} {value}")
+        self._board = (width, height, game.rule)
+        self._own = self._theirs = 0
+
+    def _clear_board(self, game: Gomoku) -> None:
+        """Empty the engine's board: ``RESTART``, or a new process if it refuses."""
+        try:
+            self._expect_ok("RESTART")
+        except EngineProtocolError:
+            self.engine.close()  # END: a brain without RESTART is started afresh
+            self._open_board(game)
+        self._own = self._theirs = 0
+
+    def _choose(self, game: Gomoku, state: GomokuState) -> int:
+        if not self.engine.running or self._board != (game.width, game.height, game.rule):
+            self._open_board(game)
+        me = game.to_move(state)
+        own, theirs = (state.black, state.white) if me == 0 else (state.white, state.black)
+        new = self._one_more(own, theirs)
+        if new is None and (self._own or self._theirs):
+            self._clear_board(game)
+            new = self._one_more(own, theirs)
+        if new is not None:
+            command = "TURN {},{}".format(*game.coordinates(new))
+        elif not own and not theirs:
+            command = "BEGIN"
+        else:
+            command = self._send_board(game, state, me)
+        move = self._move(game, state, command)
+        self._own, self._theirs = own | 1 << move, theirs
+        return move
+
+    def _one_more(self, own: int, theirs: int) -> int | None:
+        """The opponent's stone that turns the engine's board into the position whose
+        stones are ``own`` and ``theirs``, or ``None`` when no single stone does."""
+        new = theirs & ~self._theirs
+        if own != self._own or theirs & self._theirs != self._theirs or new.bit_count() != 1:
+            return None
+        return new.bit_length() - 1
+
+    def _send_board(self, game: Gomoku, state: GomokuState, me: int) -> str:
+        """Send ``BOARD`` and the stones of ``state`` (field 1 the engine's, 2 the
+        opponent's), in the order played when known; return the closing ``DONE``."""
+        history = state.history
+        if history is not None:
+            stones = [(cell, number % 2) for number, cell in enumerate(history)]
+        else:
+            stones = [(cell, 0) for cell in range(game.cells) if state.black >> cell & 1]
+            stones += [(cell, 1) for cell in range(game.cells) if state.white >> cell & 1]
+        self.engine.send("BOARD")
+        for cell, colour in stones:
+            x, y = game.coordinates(cell)
+            self.engine.send(f"{x},{y},{1 if colour == me else 2}")
+        return "DONE"
+
+    def _move(self, game: Gomoku, state: GomokuState, command: str) -> int:
+        """Send ``command``, read the engine's move and check it is legal."""
+        answer = self._ask(command, self.time + self.wait)
+        asked = "BOARD" if command == "DONE" else command
+        pair = _coordinates(answer)
+        if pair is None:
+            raise self.engine.error(
+                EngineProtocolError, f"answered {quoted(answer)} to {asked}, not a move x,y"
+            )
+        x, y = pair
+        if not (0 <= x < game.width and 0 <= y < game.height):
+            raise self.engine.error(
+                EngineIllegalMoveError,
+                f"played {x},{y} after {asked}: off the {game.width}x{game.height} board",
+            )
+        move = game.action(x, y)
+        if (state.black | state.white) >> move & 1:
+            raise self.engine.error(
+                EngineIllegalMoveError, f"played {x},{y} after {asked}: the square is taken"
+            )
+        return move
