@@ -1,6 +1,6 @@
 """How well the engine keeps its limits on every registered game, and what its table costs.
 
-``python bench/limits.py [searches] [table_size] [--games a,b] [--limit SECONDS] [--keep-gc]``
+``python bench/limits.py [searches] [table_size] [--games a,b] [--limit SECONDS]``
 
 1. Time limits: for every game of the registry (or ``--games``), ``searches`` (default
    1000) searches with a 50 ms limit (``--limit``) from varied positions (random
@@ -10,8 +10,6 @@
    and median overrun (target: worst under 20 ms above the limit on an idle machine).
    Searches that end before the limit (the game solved from there) are counted apart:
    they have no overrun to measure; every other search counts, stopped or not.
-   ``--keep-gc`` leaves Python's garbage collector running during the searches
-   (``EngineOptions(pause_gc=False)``), to measure what pausing it saves.
 2. Stop event: for every game, another thread sets the event of a search with no other
    limit after 20 to 38 ms; prints the worst and median delay until the search returns.
 3. Memory: one connect-four engine with a ``table_size`` (default 2**20) entry table
@@ -63,16 +61,12 @@ def percentile(values: list[float], share: float) -> float:
     return values[min(len(values) - 1, int(share * len(values)))]
 
 
-def time_limits(names: list[str], searches: int, limit: float, pause_gc: bool) -> None:
-    collector = "paused" if pause_gc else "left running"
-    print(
-        f"1. {searches} searches a game with a {limit * 1000:.0f} ms limit (overrun in ms; "
-        f"garbage collector {collector} during searches)"
-    )
+def time_limits(names: list[str], searches: int, limit: float) -> None:
+    print(f"1. {searches} searches a game with a {limit * 1000:.0f} ms limit (overrun in ms)")
     print(f"   {'game':<20}{'worst':>9}{'p99':>9}{'median':>9}  ended before the limit")
     for name in names:
         game = registry.make(name)
-        engine = Engine(game, EngineOptions(pause_gc=pause_gc))
+        engine = Engine(game)
         overruns = []
         early = 0
         for state in midgame_positions(game, searches, seed=1):
@@ -162,14 +156,9 @@ def main() -> None:
     parser.add_argument("--games", help="comma-separated registry names (default: every game)")
     parser.add_argument("--limit", type=float, default=0.05, help="time limit in seconds")
     parser.add_argument("--skip-memory", action="store_true", help="leave out part 3")
-    parser.add_argument(
-        "--keep-gc",
-        action="store_true",
-        help="leave the garbage collector running during searches (pause_gc=off), to compare",
-    )
     args = parser.parse_args()
     names = args.games.split(",") if args.games else registry.names()
-    time_limits(names, args.searches, args.limit, pause_gc=not args.keep_gc)
+    time_limits(names, args.searches, args.limit)
     stop_event(names, max(10, args.searches // 20))
     if not args.skip_memory:
         memory(args.table_size)

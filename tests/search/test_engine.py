@@ -8,7 +8,6 @@ determinism."""
 from __future__ import annotations
 
 import cProfile
-import gc
 import pstats
 import threading
 import time
@@ -894,45 +893,3 @@ def test_window_searches_follow_the_table_through_other_searches() -> None:
     engine.reset()
     assert engine.search_window(state, -1, 0).score == before
     assert Engine(game).search_window(state, -1, 0).score == before
-
-
-def test_a_timed_search_pauses_the_collector_only_while_it_searches() -> None:
-    game = tictactoe()
-    engine = Engine(game)
-    seen: list[bool] = []
-
-    class Watch:
-        """A stop signal that records whether the collector runs while it is polled."""
-
-        def is_set(self) -> bool:
-            seen.append(gc.isenabled())
-            return False
-
-    assert gc.isenabled()
-    reports = engine.iterate(game.initial_state(), Limits(stop=Watch(), depth=3))
-    for _ in reports:
-        assert gc.isenabled()  # between reports the caller's code runs with it on
-    assert seen and not any(seen)
-    assert gc.isenabled()
-    # off before the search stays off after it; a search with no limit never touches it
-    gc.disable()
-    try:
-        engine.search(game.initial_state(), Limits(time=0.05))
-        assert not gc.isenabled()
-    finally:
-        gc.enable()
-    seen.clear()
-    Engine(game, EngineOptions(pause_gc=False)).search(
-        game.initial_state(), Limits(stop=Watch(), depth=2)
-    )
-    assert seen and all(seen)
-    # searches in threads nest: the collector comes back after the last one ends
-    threads = [
-        threading.Thread(target=Engine(game).search, args=(game.initial_state(), Limits(time=0.2)))
-        for _ in range(3)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert gc.isenabled()

@@ -99,13 +99,10 @@ since they run at every interior node.
 
 from __future__ import annotations
 
-import gc
 import inspect
-import threading
 import time
 from collections import defaultdict
-from collections.abc import Callable, Generator, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -141,7 +138,6 @@ __all__ = [
     "StopReason",
     "StopSignal",
     "WindowResult",
-    "collector_paused",
 ]
 
 _NO_POLL = 1 << 62
@@ -238,9 +234,7 @@ class EngineOptions:
     fewer nodes apart in a game whose nodes are slow);
     ``threats`` lets the game's ``forced_win`` threat search run; ``null_nodes`` lets a
     null-window search to the end (a solver's probe) run the lean node made for it, which
-    visits the same tree as the general one, faster; ``pause_gc`` pauses Python's cyclic
-    garbage collector while a search under a time limit or a stop signal runs (see
-    :func:`collector_paused`)."""
+    visits the same tree as the general one, faster."""
 
     table_size: int = 1 << 18
     use_table: bool = True
@@ -255,7 +249,6 @@ class EngineOptions:
     poll_interval: int = 256
     threats: bool = True
     null_nodes: bool = True
-    pause_gc: bool = True
 
     def __post_init__(self) -> None:
         if self.table_size < 1:
@@ -264,47 +257,6 @@ class EngineOptions:
             raise ValueError(f"aspiration_window must be at least 1, not {self.aspiration_window}")
         if self.poll_interval < 1:
             raise ValueError(f"poll_interval must be at least 1 node, not {self.poll_interval}")
-
-
-class _CollectorPause:
-    """How many timed searches are running in this process, and whether the collector
-    was on before the first of them paused it (searches in threads share one collector)."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.running = 0
-        self.resume = False
-
-
-_COLLECTOR = _CollectorPause()
-
-
-@contextmanager
-def collector_paused(active: bool = True) -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while the block runs, when ``active``.
-
-    A full collection stops the process for 15-20 ms once a search has filled its table
-    (measured on gomoku), longer than a time limit's tolerance, and no poll can interrupt
-    it. A search frees its garbage by reference counting as it goes; the few cycles it
-    leaves (its searcher's closures) wait for the collector, which runs again when the
-    last paused search in the process ends. Searches in several threads nest: the
-    collector resumes after the last of them, and only if it was on before the first."""
-    if not active:
-        yield
-        return
-    pause = _COLLECTOR
-    with pause.lock:
-        if pause.running == 0:
-            pause.resume = gc.isenabled()
-            gc.disable()
-        pause.running += 1
-    try:
-        yield
-    finally:
-        with pause.lock:
-            pause.running -= 1
-            if pause.running == 0 and pause.resume:
-                gc.enable()
 
 
 @dataclass(frozen=True, slots=True)
@@ -1154,13 +1106,10 @@ class Engine:
         deadline = start + limits.time if limits.time is not None else None
         searcher = _Searcher(self, deadline, limits.nodes, limits.stop)
         forced = self._caps.forced
-        timed = deadline is not None or limits.stop is not None
-        # the pause covers the search's own work, never the caller's between two reports
-        paused = timed and self.options.pause_gc
         line = None
         if forced is not None and not multipv:
-            with collector_paused(paused):
-                line = forced(state, True, searcher.expired if timed else None)
+            timed = deadline is not None or limits.stop is not None
+            line = forced(state, True, searcher.expired if timed else None)
             if not line and timed and searcher.expired():
                 # the threat search gave up at the limit: nothing completed
                 elapsed = time.perf_counter() - start
@@ -1193,10 +1142,9 @@ class Engine:
         solved = stopped = False
         while True:
             try:
-                with collector_paused(paused):
-                    score, best_move, pv, scores = self._iteration(
-                        searcher, state, moves, depth, previous, multipv=multipv
-                    )
+                score, best_move, pv, scores = self._iteration(
+                    searcher, state, moves, depth, previous, multipv=multipv
+                )
             except _LimitReachedError:
                 stopped = True
                 break
