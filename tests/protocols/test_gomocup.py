@@ -19,12 +19,12 @@ from hypothesis import strategies as st
 
 from zerosum.protocols.gomocup import (
     BASE_MEMORY,
-    BYTES_PER_ENTRY,
     DEFAULT_TABLE_ENTRIES,
     GomocupBrain,
     TimeControl,
     table_entries,
 )
+from zerosum.search.table import BYTES_PER_ENTRY
 
 MOVE = re.compile(r"(\d+),(\d+)")
 TURN_MS = 200

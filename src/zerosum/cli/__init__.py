@@ -33,6 +33,7 @@ COMMAND_MODULES = (
     "zerosum.cli.bench",
     "zerosum.cli.serve",
     "zerosum.cli.gomocup",
+    "zerosum.cli.uci",
 )
 """The modules whose ``register`` adds the subcommands, in the order ``--help`` lists them."""
 

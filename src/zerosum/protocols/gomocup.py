@@ -114,11 +114,11 @@ from zerosum.protocols.engines import (
     EngineProtocolError,
 )
 from zerosum.search.engine import Engine, EngineOptions, Limits, Report
+from zerosum.search.table import BYTES_PER_ENTRY
 
 __all__ = [
     "ABOUT",
     "BASE_MEMORY",
-    "BYTES_PER_ENTRY",
     "DEFAULT_TABLE_ENTRIES",
     "DEFAULT_TIMEOUT_TURN",
     "DEFAULT_WAIT",
@@ -166,10 +166,6 @@ THREAT_SCALE = (0.05, 4.0)
 
 POLL_INTERVAL = 64
 """Nodes between two checks of the clock: a few milliseconds of gomoku search."""
-
-BYTES_PER_ENTRY = 125
-"""The memory one transposition-table entry costs at the peak, its slot and the growth of
-the slot list included: 122 bytes measured by ``bench/limits.py``, rounded up."""
 
 BASE_MEMORY = 64 << 20
 """Bytes the brain uses besides its table: the interpreter, zerosum, the game's tables and

@@ -56,6 +56,7 @@ from typing import Any, NamedTuple
 from zerosum.game import WIN_THRESHOLD
 
 __all__ = [
+    "BYTES_PER_ENTRY",
     "DEPTH_END",
     "EXACT",
     "INITIAL_SLOTS",
@@ -67,6 +68,11 @@ __all__ = [
     "from_table",
     "to_table",
 ]
+
+BYTES_PER_ENTRY = 125
+"""The memory one table entry costs at the peak, its slot and the growth of the slot list
+included: 122 bytes measured by ``bench/limits.py``, rounded up. Engines that size their
+table from a memory budget (the Gomocup brain, UCI's ``Hash``) divide by it."""
 
 EXACT = 0
 """The stored value is the position's value at that depth."""
