@@ -163,3 +163,20 @@ def test_refuse_finished_refuses_only_finished_games() -> None:
     won = final(TICTACTOE, [0, 3, 1, 4, 2])
     with pytest.raises(IllegalMoveError, match="no move to choose: the game is over"):
         refuse_finished(TICTACTOE, won)
+
+
+def test_only_agents_that_keep_time_are_told_the_clock() -> None:
+    from zerosum.agents import ClockReading, tell_clock
+
+    class Timekeeper(RandomAgent):
+        readings: list[ClockReading]
+
+        def set_clock(self, reading: ClockReading) -> None:
+            self.readings.append(reading)
+
+    keeper = Timekeeper(1)
+    keeper.readings = []
+    reading = ClockReading(own=9.5, opponent=10.0, increment=0.1, opponent_increment=0.1)
+    tell_clock(keeper, reading)
+    tell_clock(RandomAgent(1), reading)  # no set_clock: nothing to tell
+    assert keeper.readings == [reading] and reading.moves_to_go is None

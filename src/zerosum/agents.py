@@ -2,7 +2,11 @@
 
 An :class:`Agent` has a ``name`` and ``choose(game, state) -> action``; ``reset()``
 (forget what was learnt, before a new game) and ``close()`` (release resources) are
-optional and called with :func:`reset_agent` / :func:`close_agent` when present.
+optional and called with :func:`reset_agent` / :func:`close_agent` when present. A game
+played on a clock tells each agent its clock before each of its moves, through the
+optional ``set_clock(reading)`` (:func:`tell_clock`, a :class:`ClockReading`): an agent
+that keeps time (the engine, an external engine that is sent ``wtime``/``btime``) plans
+its move from it, the others ignore it.
 
 * :class:`SearchAgent` plays with the engine under fixed :class:`~zerosum.search.engine.Limits`.
   It keeps one :class:`~zerosum.search.engine.Engine` per game, so its table carries
@@ -27,6 +31,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from zerosum import notation
@@ -35,12 +40,14 @@ from zerosum.search.engine import Engine, EngineOptions, EngineResult, Limits
 
 __all__ = [
     "Agent",
+    "ClockReading",
     "HumanAgent",
     "RandomAgent",
     "SearchAgent",
     "close_agent",
     "refuse_finished",
     "reset_agent",
+    "tell_clock",
 ]
 
 
@@ -53,6 +60,26 @@ class Agent(Protocol):
     def choose(self, game: Any, state: Any) -> Any:
         """Return a legal move of ``game`` in ``state`` (which is not terminal)."""
         ...
+
+
+@dataclass(frozen=True, slots=True)
+class ClockReading:
+    """The clocks when an agent is to move: seconds left for the mover (``own``) and for
+    the opponent, each side's increment per move, and the moves to play before the next
+    time control (``None`` in sudden death)."""
+
+    own: float
+    opponent: float
+    increment: float = 0.0
+    opponent_increment: float = 0.0
+    moves_to_go: int | None = None
+
+
+def tell_clock(agent: Agent, reading: ClockReading) -> None:
+    """Call the agent's ``set_clock(reading)`` if it has one: it is to move on a clock."""
+    set_clock = getattr(agent, "set_clock", None)
+    if set_clock is not None:
+        set_clock(reading)
 
 
 def reset_agent(agent: Agent) -> None:
