@@ -3,6 +3,7 @@ tic-tac-toe, and the human agent asks again after bad input."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from bare_games import BareNim
 from zerosum.agents import (
     Agent,
+    ClockReading,
     HumanAgent,
     RandomAgent,
     SearchAgent,
@@ -18,6 +20,7 @@ from zerosum.agents import (
     reset_agent,
 )
 from zerosum.game import IllegalMoveError, outcome
+from zerosum.games import registry
 from zerosum.games.mnk import MNKGame, tictactoe
 from zerosum.games.tree import example
 from zerosum.search.engine import Limits
@@ -180,3 +183,33 @@ def test_only_agents_that_keep_time_are_told_the_clock() -> None:
     tell_clock(keeper, reading)
     tell_clock(RandomAgent(1), reading)  # no set_clock: nothing to tell
     assert keeper.readings == [reading] and reading.moves_to_go is None
+
+
+def test_on_a_clock_the_engine_thinks_within_its_budget_not_its_time_limit() -> None:
+    game = registry.make("connect4")
+    start = game.initial_state()
+    # a minute a move, were the clock not set; one second on it gives a tenth of that
+    agent = SearchAgent(Limits(time=60))
+    agent.set_clock(ClockReading(own=1.0, opponent=1.0))
+    began = time.perf_counter()
+    move = agent.choose(game, start)
+    assert time.perf_counter() - began < 10
+    assert move in game.actions(start) and agent.last is not None
+    assert agent.last.stats.stopped
+
+
+def test_on_a_clock_the_depth_limit_holds_and_a_reading_serves_one_move() -> None:
+    game = registry.make("connect4")
+    start = game.initial_state()
+    roomy = SearchAgent(Limits(depth=8))
+    roomy.set_clock(ClockReading(own=100.0, opponent=100.0))
+    roomy.choose(game, start)
+    assert roomy.last is not None and roomy.last.stats.depth == 8  # the clock allowed more
+    # a spent clock leaves a millisecond, and depth 8 takes some 8000 nodes: tens of
+    # milliseconds (a fresh agent, whose table holds nothing of the position)
+    spent = SearchAgent(Limits(depth=8))
+    spent.set_clock(ClockReading(own=0.0, opponent=100.0))
+    assert spent.choose(game, start) in game.actions(start)
+    assert spent.last is not None and spent.last.stats.depth < 8
+    spent.choose(game, start)  # no reading for this move: the depth limit alone
+    assert spent.last.stats.depth == 8

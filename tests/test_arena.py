@@ -8,18 +8,22 @@ import logging
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from arena_helpers import Interrupted, Quitter, child_processes
-from zerosum.agents import RandomAgent, SearchAgent
+from zerosum.agents import Agent, ClockReading, RandomAgent, SearchAgent
 from zerosum.arena import (
+    Adjudication,
     ArenaError,
     Event,
     GameRecord,
     OpeningError,
     RecordError,
+    TimeControl,
+    TimeControlError,
     adjudications,
     crosstable,
     load_openings,
@@ -121,7 +125,7 @@ def test_rule_breakers_forfeit(agents: Any, reason: str, loser: int, detail: str
 
 
 def test_a_slow_move_forfeits_on_time() -> None:
-    agents = [Sleeper(time=0.001, nap=0.03), RandomAgent(1)]
+    agents: list[Agent] = [Sleeper(time=0.001, nap=0.03), RandomAgent(1)]
     played = play_game(GAME, agents, time_limits=(0.001, None), time_margin=0.005)
     assert (played.reason, played.winner, played.moves) == ("time", 1, ())
     assert "took 0.0" in played.detail and "allowed 0.001 s + 0.005 s margin" in played.detail
@@ -238,7 +242,11 @@ def test_resume_plays_only_the_missing_games(tmp_path: Path) -> None:
     assert header["games"] == 7  # the header now describes the longer run
     assert [p.name for p in tmp_path.iterdir()] == ["run.jsonl"]
     assert sorted(r.index for r in saved) == list(range(7))
-    again = run_event(longer, workers=1, output=path, resume=True, progress=lambda *_: 1 / 0)
+
+    def never(*_: object) -> None:
+        raise AssertionError("every game is recorded: none should be played")
+
+    again = run_event(longer, workers=1, output=path, resume=True, progress=never)
     assert outcomes(again) == outcomes(records)
 
 
@@ -573,3 +581,199 @@ def test_an_agent_error_may_say_how_it_lost() -> None:
         played = play_game(tictactoe(), (Raiser(error), RandomAgent(1)))
         assert (played.winner, played.reason) == (1, reason)
         assert played.detail.endswith(f"{type(error).__name__}: {error}")
+
+
+# --------------------------------------------------------------------------- clocks
+
+
+@pytest.mark.parametrize(
+    ("text", "control"),
+    [
+        ("40/60+0.6", TimeControl(60, 0.6, 40)),
+        ("10+0.1", TimeControl(10, 0.1)),
+        ("5", TimeControl(5)),
+        (" 1/0.25 ", TimeControl(0.25, 0, 1)),
+        ("1.5e2+.5", TimeControl(150, 0.5)),
+    ],
+)
+def test_time_controls_parse_and_format_round_trip(text: str, control: TimeControl) -> None:
+    assert TimeControl.parse(text) == control
+    assert TimeControl.parse(control.format()) == control
+
+
+def test_time_controls_format_as_people_write_them() -> None:
+    assert TimeControl(60, 0.6, 40).format() == "40/60+0.6"
+    assert TimeControl(10, 0.1).format() == "10+0.1"
+    assert TimeControl(0.1 + 0.2).format() == "0.30000000000000004"
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("", "expected [MOVES/]BASE[+INCREMENT]"),
+        ("ten", "expected [MOVES/]BASE[+INCREMENT]"),
+        ("10+", "expected"),
+        ("/10", "expected"),
+        ("-1+2", "expected"),
+        ("10+-1", "expected"),
+        ("nan", "expected"),
+        ("0+1", "base above 0"),
+        ("0/10+1", "period must be 1 move or more"),
+    ],
+)
+def test_bad_time_controls_are_one_line_errors(text: str, says: str) -> None:
+    with pytest.raises(TimeControlError) as caught:
+        TimeControl.parse(text)
+    message = str(caught.value)
+    assert says in message and "\n" not in message
+    assert message.startswith(f"time control {text!r}" if text else "time control ''")
+
+
+class Stopwatch:
+    """Plays the first legal move at once and keeps every clock reading it is told."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.readings: list[ClockReading] = []
+
+    def set_clock(self, reading: ClockReading) -> None:
+        self.readings.append(reading)
+
+    def choose(self, game: Any, state: Any) -> Any:
+        return game.actions(state)[0]
+
+
+def test_clocks_take_the_time_used_add_the_increment_and_refill_each_period() -> None:
+    first, second = Stopwatch("a"), Stopwatch("b")
+    played = play_game(GAME, [first, second], time_control=TimeControl(10, 1, moves=2))
+    assert played.reason == "end" and played.winner == 0  # a1 b1 c1 a2 b2 c2 a3: X wins
+    seen = [(r.own, r.opponent, r.increment, r.moves_to_go) for r in first.readings]
+    expected = [(10, 10, 1, 2), (11, 11, 1, 1), (22, 22, 1, 2), (23, 23, 1, 1)]
+    assert seen == [pytest.approx(e, abs=0.05) for e in expected]
+    assert [r.own for r in second.readings] == pytest.approx([10, 11, 22], abs=0.05)
+    assert played.clocks == pytest.approx((34, 23), abs=0.05)  # X's 4th move ends a period
+    assert played.clocks is not None
+    assert sum(played.clocks) == pytest.approx(57 - sum(played.time_used))
+
+
+def test_a_side_whose_clock_runs_out_loses_on_time() -> None:
+    agents: list[Agent] = [RandomAgent(1), Sleeper(time=0, nap=0.3)]
+    played = play_game(GAME, agents, time_control=TimeControl(0.2), time_margin=0.05)
+    assert (played.reason, played.winner, len(played.moves)) == ("time", 0, 1)
+    assert played.detail.startswith("O (sleeper) ran out of time: its clock fell to -0.")
+    assert "past the 0.05 s margin (clocks: X (random) 0.2" in played.detail
+    assert played.clocks is not None and played.clocks[1] < -0.05
+
+
+def test_per_move_limits_give_way_to_the_clock() -> None:
+    agents: list[Agent] = [Sleeper(time=0.001, nap=0.03), RandomAgent(1)]
+    played = play_game(
+        GAME, agents, time_limits=(0.001, None), time_margin=0.005, time_control=TimeControl(60)
+    )
+    assert played.reason == "end"
+
+
+@pytest.mark.parametrize(("game", "control"), [("tictactoe", "10+0.1"), ("connect4", "1+0.01")])
+def test_engines_never_flag(tmp_path: Path, game: str, control: str) -> None:
+    event = Event(
+        "match",
+        game,
+        ("engine", "engine:killers=off"),
+        games=2,
+        seed=5,
+        time_control=TimeControl.parse(control),
+    )
+    records = run_event(event, output=tmp_path / "m.jsonl", workers=1)
+    assert [r.reason for r in records] == ["end", "end"]
+    for record in records:
+        assert record.clocks is not None and min(record.clocks) > 0
+    header, again = read_records(tmp_path / "m.jsonl")
+    assert header["time_control"] == control
+    assert again == records
+
+
+def test_the_time_control_defines_the_event_and_old_files_still_resume(tmp_path: Path) -> None:
+    path = tmp_path / "m.jsonl"
+    plain = Event("match", "tictactoe", ("engine:depth=2", "random"), games=2, seed=1)
+    run_event(plain, output=path, workers=1)
+    header = read_header(path)
+    assert "time_control" not in header and "adjudication" not in header
+    assert all(r.clocks is None and "clocks" not in r.to_json() for r in read_records(path)[1])
+    clocked = Event(
+        "match",
+        "tictactoe",
+        ("engine:depth=2", "random"),
+        games=2,
+        seed=1,
+        time_control=TimeControl(5),
+    )
+    with pytest.raises(RecordError, match="time_control is None, this run has '5'"):
+        run_event(clocked, output=path, resume=True, workers=1)
+    longer = Event("match", "tictactoe", ("engine:depth=2", "random"), games=4, seed=1)
+    assert len(run_event(longer, output=path, resume=True, workers=1)) == 4
+
+
+# --------------------------------------------------------------------------- scores
+
+
+class Confident:
+    """Plays the first legal move and reports the same score every time, as the engine's
+    ``last`` result would."""
+
+    def __init__(self, name: str, score: int | None) -> None:
+        self.name = name
+        self.last = SimpleNamespace(score=score)
+
+    def choose(self, game: Any, state: Any) -> Any:
+        return game.actions(state)[0]
+
+
+def test_both_sides_must_agree_for_the_resignation_moves() -> None:
+    rules = Adjudication(resign_score=300, resign_moves=2)
+    played = play_game(GAME, [Confident("up", 500), Confident("down", -300)], adjudication=rules)
+    assert (played.winner, played.reason, len(played.moves)) == (0, "adjudicated", 4)
+    assert played.detail == (
+        "O (down) resigned: both agents scored it lost by 300 or more for 2 moves each "
+        "(X (up): 500 500; O (down): -300 -300)"
+    )
+    for scores in ((500, -299), (500, None), (299, -500)):
+        agents = [Confident("up", scores[0]), Confident("down", scores[1])]
+        assert play_game(GAME, agents, adjudication=rules).reason == "end"
+    assert play_game(GAME, [Confident("a", 500), RandomAgent(1)], adjudication=rules).reason == (
+        "end"
+    )
+
+
+def test_the_engine_resigns_a_lost_tictactoe_and_draws_an_even_one() -> None:
+    engines = [SearchAgent(Limits(depth=9)), SearchAgent(Limits(depth=9))]
+    # O answering the centre on an edge loses by force, and both engines see it
+    lost = play_game(
+        GAME, engines, ("b2", "b1"), adjudication=Adjudication(resign_score=100, resign_moves=1)
+    )
+    assert (lost.winner, lost.reason, len(lost.moves)) == (0, "adjudicated", 4)
+    assert lost.detail.startswith("O (engine (depth 9)) resigned")
+    even = Adjudication(draw_score=0, draw_moves=2, draw_after=5)
+    drawn = play_game(GAME, engines, adjudication=even)
+    assert (drawn.winner, drawn.reason, len(drawn.moves)) == (None, "adjudicated", 5)
+    assert drawn.detail.startswith("drawn: both agents scored the game within 0 of even")
+    assert play_game(GAME, engines).reason == "end"  # off by default
+
+
+def test_adjudicated_games_are_recorded_and_counted(tmp_path: Path) -> None:
+    rules = Adjudication(draw_score=0, draw_moves=1)
+    event = Event(
+        "match", "tictactoe", ("engine:depth=9", "engine:depth=8"), games=2, adjudication=rules
+    )
+    records = run_event(event, output=tmp_path / "m.jsonl", workers=1)
+    assert [r.reason for r in records] == ["adjudicated", "adjudicated"]
+    assert tally(records, 0) == (0, 2, 0)
+    assert adjudications(records) == {"adjudicated": 2}
+    header, again = read_records(tmp_path / "m.jsonl")
+    assert header["adjudication"]["draw_score"] == 0 and again == records
+
+
+def test_bad_adjudications_are_refused() -> None:
+    with pytest.raises(ArenaError, match="resign_score must be 0 or more"):
+        Adjudication(resign_score=-1)
+    with pytest.raises(ArenaError, match="must be at least 1"):
+        Adjudication(draw_score=5, draw_moves=0)

@@ -8,7 +8,8 @@ optional ``set_clock(reading)`` (:func:`tell_clock`, a :class:`ClockReading`): a
 that keeps time (the engine, an external engine that is sent ``wtime``/``btime``) plans
 its move from it, the others ignore it.
 
-* :class:`SearchAgent` plays with the engine under fixed :class:`~zerosum.search.engine.Limits`.
+* :class:`SearchAgent` plays with the engine under fixed :class:`~zerosum.search.engine.Limits`,
+  or, told a clock, within the budget :func:`zerosum.search.clock.budget` gives it.
   It keeps one :class:`~zerosum.search.engine.Engine` per game, so its table carries
   over from move to move.
 * :class:`RandomAgent` picks uniformly among the legal moves, from its own seeded
@@ -30,13 +31,15 @@ External engines are agents too, each a protocol client over
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from zerosum import notation
 from zerosum.game import IllegalMoveError, InvalidMoveError, describe_state
-from zerosum.search.engine import Engine, EngineOptions, EngineResult, Limits
+from zerosum.search.clock import budget
+from zerosum.search.engine import Engine, EngineOptions, EngineResult, Limits, StopSignal
 
 __all__ = [
     "Agent",
@@ -105,11 +108,31 @@ def refuse_finished(game: Any, state: Any) -> None:
         )
 
 
+_LEAST_THINKING = 0.001
+"""Seconds a search on a clock gets when the budget is nothing (the clock is spent):
+enough for the quickest move the engine has, as a time limit must be positive."""
+
+
+class _SoftStop:
+    """A search's stop signal: set at the end of the soft budget, or when the agent's
+    own signal (``outer``, from its limits) is."""
+
+    def __init__(self, outer: StopSignal | None) -> None:
+        self.outer = outer
+        self.expired = False
+
+    def is_set(self) -> bool:
+        """Whether the search should stop now."""
+        return self.expired or (self.outer is not None and self.outer.is_set())
+
+
 class SearchAgent:
     """Plays the engine's best move under ``limits`` (and ``options``).
 
-    ``last`` holds the :class:`~zerosum.search.engine.EngineResult` of the latest move,
-    for interfaces that show the score and the principal variation."""
+    Told a clock (:meth:`set_clock`), its next move thinks within the clock's budget
+    instead of the time limit. ``last`` holds the
+    :class:`~zerosum.search.engine.EngineResult` of the latest move, for interfaces that
+    show the score and the principal variation."""
 
     def __init__(
         self, limits: Limits, options: EngineOptions | None = None, name: str | None = None
@@ -118,6 +141,7 @@ class SearchAgent:
         self.options = options
         self.name = name if name is not None else _describe_limits(limits)
         self.last: EngineResult | None = None
+        self._clock: ClockReading | None = None
         # keyed by id, with the game kept alive beside its engine so the id stays its own
         self._engines: dict[int, tuple[Any, Engine]] = {}
 
@@ -131,17 +155,55 @@ class SearchAgent:
             held = self._engines[id(game)] = (game, Engine(game, self.options))
         return held[1]
 
+    def set_clock(self, reading: ClockReading) -> None:
+        """Plan the next move from the clocks in ``reading`` (:func:`tell_clock`)."""
+        self._clock = reading
+
     def choose(self, game: Any, state: Any) -> Any:
-        """Search ``state`` under the agent's limits and return the best move."""
+        """Search ``state`` and return the best move: under the agent's limits, or, when
+        a clock was set for this move, within the clock's budget (the depth and node
+        limits still apply)."""
         refuse_finished(game, state)
-        self.last = self.engine(game).search(state, self.limits)
+        engine = self.engine(game)
+        reading, self._clock = self._clock, None  # a reading holds for one move only
+        if reading is None:
+            self.last = engine.search(state, self.limits)
+        else:
+            self.last = self._on_clock(engine, state, reading)
         return self.last.best_move
 
+    def _on_clock(self, engine: Engine, state: Any, reading: ClockReading) -> EngineResult:
+        """Deepen until the hard budget stops the search, or an iteration ends past the
+        soft budget: the next would most likely not finish in time."""
+        given = budget(reading.own, reading.increment, reading.moves_to_go)
+        stop = _SoftStop(self.limits.stop)
+        limits = Limits(
+            depth=self.limits.depth,
+            nodes=self.limits.nodes,
+            time=max(given.hard, _LEAST_THINKING),
+            stop=stop,
+        )
+        start = time.perf_counter()
+        iterations = engine.iterate(state, limits)
+        last = None
+        while True:
+            try:
+                last = next(iterations)
+            except StopIteration as finished:
+                stats = finished.value
+                break
+            # rather than dropping the generator, stop it: it then returns its statistics
+            stop.expired = time.perf_counter() - start >= given.soft
+        if last is None:  # not even the first iteration ended in time
+            return EngineResult(engine.root_moves(state)[0], None, (), None, stats)
+        return EngineResult(last.best_move, last.score, last.pv, None, stats)
+
     def reset(self) -> None:
-        """Forget every game's table: the next game starts fresh."""
+        """Forget every game's table and clock: the next game starts fresh."""
         for _, engine in self._engines.values():
             engine.reset()
         self.last = None
+        self._clock = None
 
 
 def _describe_limits(limits: Limits) -> str:

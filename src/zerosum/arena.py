@@ -28,6 +28,21 @@ returns a move that is not legal (``illegal``), or takes longer than its spec's
 machine's load). A game that ends by the rules has the reason ``end``. The match goes
 on either way.
 
+**Clocks.** An event with a :class:`TimeControl` (``[MOVES/]BASE[+INCREMENT]``, in
+seconds) keeps each side's clock instead: before each move the mover's agent is told
+both clocks (:func:`~zerosum.agents.tell_clock`), after it the time used is taken off,
+the increment added, and after every ``MOVES`` moves of a side its clock gets ``BASE``
+again. A side whose clock falls below minus the time margin loses on time (``time``);
+per-move ``time`` limits of the specs are then not adjudicated, the clock is. Each
+record holds the clocks left at the end.
+
+**Scores** (:class:`Adjudication`, off unless asked). Agents that keep their last
+search result in ``last`` (the engine) report a score after each move. When both
+agree for ``resign_moves`` moves each that one side is lost by ``resign_score`` or
+more, that side loses; when both see a score within ``draw_score`` of zero for
+``draw_moves`` moves each once ``draw_after`` moves have been played, the game is
+drawn. Either way the reason is ``adjudicated``; an agent without a score never agrees.
+
 **Records.** A run writes JSON lines: a header (``"type": "header"``, the event's
 definition) and then one record per game as it finishes (:class:`GameRecord`: the
 agents' places, the opening, every move in notation, the result, the reason and the
@@ -79,7 +94,7 @@ from pathlib import Path
 from typing import Any
 
 from zerosum import notation
-from zerosum.agents import Agent, close_agent
+from zerosum.agents import Agent, ClockReading, close_agent, tell_clock
 from zerosum.game import ZerosumError, other, outcome, quoted
 from zerosum.games import registry
 from zerosum.ratings import (
@@ -97,6 +112,7 @@ __all__ = [
     "REASONS",
     "RECORD_VERSION",
     "VOID",
+    "Adjudication",
     "ArenaError",
     "Event",
     "GameRecord",
@@ -104,6 +120,8 @@ __all__ = [
     "OpeningError",
     "PlayedGame",
     "RecordError",
+    "TimeControl",
+    "TimeControlError",
     "Warn",
     "adjudications",
     "crosstable",
@@ -128,9 +146,10 @@ RECORD_VERSION = 1
 DEFAULT_TIME_MARGIN = 0.5
 """Seconds a move may exceed its agent's time per move before it forfeits the game."""
 
-REASONS = ("end", "illegal", "crash", "time", "error")
-"""Why a game ended: by the rules, or adjudicated for an illegal move, a crash, or time;
-``error`` marks a void game, whose worker process died twice (see the module's notes)."""
+REASONS = ("end", "illegal", "crash", "time", "adjudicated", "error")
+"""Why a game ended: by the rules, or adjudicated for an illegal move, a crash, time, or
+the agents' scores (``adjudicated``); ``error`` marks a void game, whose worker process
+died twice (see the module's notes)."""
 
 VOID = "error"
 """The reason of a void game: no result, no points for either side."""
@@ -154,6 +173,111 @@ class OpeningError(ArenaError):
 
 class RecordError(ArenaError):
     """A record file cannot be resumed: another event's header, or a damaged line."""
+
+
+class TimeControlError(ArenaError):
+    """A time control's text is not ``[MOVES/]BASE[+INCREMENT]`` in seconds."""
+
+
+_NUMBER = r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+_TIME_CONTROL = re.compile(rf"(?:(\d+)/)?({_NUMBER})(?:\+({_NUMBER}))?")
+
+
+def _seconds(value: float) -> str:
+    """Write seconds so that reading them back gives the same float (``60``, ``0.1``)."""
+    value = float(value)  # an int is a float to the type checker, not to is_integer
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """Each side's clock: ``base`` seconds, ``increment`` seconds added after each move,
+    and ``base`` again after every ``moves`` moves of the side (``None``: never, sudden
+    death or Fischer increment). Written ``40/60+0.6`` or ``10+0.1``."""
+
+    base: float
+    increment: float = 0.0
+    moves: int | None = None
+
+    def __post_init__(self) -> None:
+        if not (self.base > 0 and math.isfinite(self.base)):
+            raise TimeControlError(f"a time control needs a base above 0 seconds, not {self.base}")
+        if not (self.increment >= 0 and math.isfinite(self.increment)):
+            raise TimeControlError(
+                f"a time control's increment must be 0 or more seconds, not {self.increment}"
+            )
+        if self.moves is not None and self.moves < 1:
+            raise TimeControlError(
+                f"a time control's period must be 1 move or more, not {self.moves}"
+            )
+
+    @classmethod
+    def parse(cls, text: str) -> TimeControl:
+        """Read ``[MOVES/]BASE[+INCREMENT]`` (seconds; ``40/60+0.6``, ``10+0.1``, ``5``).
+
+        Raises :class:`TimeControlError` quoting the text."""
+        match = _TIME_CONTROL.fullmatch(text.strip())
+        if match is None:
+            raise TimeControlError(
+                f"time control {quoted(text)}: expected [MOVES/]BASE[+INCREMENT] in seconds, "
+                f"e.g. 40/60+0.6 or 10+0.1"
+            )
+        moves, base, increment = match.groups()
+        try:
+            return cls(
+                base=float(base),
+                increment=float(increment) if increment is not None else 0.0,
+                moves=int(moves) if moves is not None else None,
+            )
+        except TimeControlError as error:
+            raise TimeControlError(f"time control {quoted(text)}: {error}") from None
+
+    def format(self) -> str:
+        """Write the time control as :meth:`parse` reads it."""
+        period = f"{self.moves}/" if self.moves is not None else ""
+        increment = f"+{_seconds(self.increment)}" if self.increment else ""
+        return f"{period}{_seconds(self.base)}{increment}"
+
+
+@dataclass(frozen=True, slots=True)
+class Adjudication:
+    """When the arena ends a game on the agents' scores (see the module's notes).
+
+    Scores are in the game's units, for the side that reports them; a rule whose score
+    is ``None`` is off, and so is the whole adjudication by default. ``draw_after``
+    counts every move of the game, the opening's too."""
+
+    resign_score: int | None = None
+    resign_moves: int = 3
+    draw_score: int | None = None
+    draw_moves: int = 8
+    draw_after: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("resign_score", "draw_score"):
+            value = getattr(self, name)
+            if value is not None and value < 0:
+                raise ArenaError(f"adjudication: {name} must be 0 or more, not {value}")
+        if self.resign_moves < 1 or self.draw_moves < 1 or self.draw_after < 0:
+            raise ArenaError(
+                "adjudication: resign_moves and draw_moves must be at least 1 and "
+                "draw_after 0 or more"
+            )
+
+    @property
+    def active(self) -> bool:
+        """Whether either rule is on."""
+        return self.resign_score is not None or self.draw_score is not None
+
+    def to_json(self) -> dict[str, int | None]:
+        """The settings as a JSON object, for the record file's header."""
+        return {
+            "resign_score": self.resign_score,
+            "resign_moves": self.resign_moves,
+            "draw_score": self.draw_score,
+            "draw_moves": self.draw_moves,
+            "draw_after": self.draw_after,
+        }
 
 
 def derive_seed(seed: int, *parts: object) -> int:
@@ -248,7 +372,8 @@ def random_openings(game: Any, plies: int, count: int, seed: int) -> tuple[tuple
 @dataclass(frozen=True, slots=True)
 class PlayedGame:
     """How one game went: every move in notation, the winner (player or ``None``), why
-    it ended (one of :data:`REASONS`) with details, and the seconds each move took."""
+    it ended (one of :data:`REASONS`) with details, the seconds each move took, and
+    each side's clock at the end (``None`` without a time control)."""
 
     moves: tuple[str, ...]
     winner: int | None
@@ -256,6 +381,7 @@ class PlayedGame:
     detail: str
     move_times: tuple[float, ...]
     time_used: tuple[float, float]
+    clocks: tuple[float, float] | None = None
 
 
 def play_game(
@@ -264,12 +390,18 @@ def play_game(
     opening: Sequence[str] = (),
     time_limits: Sequence[float | None] = (None, None),
     time_margin: float = DEFAULT_TIME_MARGIN,
+    *,
+    time_control: TimeControl | None = None,
+    adjudication: Adjudication | None = None,
 ) -> PlayedGame:
     """Play one game between ``agents`` (player 0 first) after the ``opening`` moves.
 
     An agent that crashes, returns an illegal move, or uses more than its
-    ``time_limits`` entry plus ``time_margin`` seconds on a move loses the game; the
-    reason is recorded. ``opening`` must be legal (see :func:`parse_opening`)."""
+    ``time_limits`` entry plus ``time_margin`` seconds on a move loses the game; with a
+    ``time_control`` each side's clock is kept instead of the ``time_limits``, and a
+    side whose clock falls below ``-time_margin`` loses. ``adjudication`` ends the game
+    on the agents' scores. The reason is recorded (see the module's notes).
+    ``opening`` must be legal (see :func:`parse_opening`)."""
     state = game.initial_state()
     format_move = notation.move_formatter(game)
     moves: list[str] = []
@@ -279,63 +411,140 @@ def play_game(
         state = game.result(state, move)
     times: list[float] = []
     used = [0.0, 0.0]
+    left = [time_control.base if time_control is not None else 0.0] * 2  # the clocks
+    made = [0, 0]  # each side's moves, for the time control's periods
+    rules = adjudication if adjudication is not None and adjudication.active else None
+    kept = max(rules.resign_moves, rules.draw_moves) if rules is not None else 0
+    scores: tuple[deque[int | None], deque[int | None]] = (deque(maxlen=kept), deque(maxlen=kept))
+    names = [f"{game.info.players[p]} ({agents[p].name})" for p in (0, 1)]
     clock = time.perf_counter
     is_terminal, to_move, actions = game.is_terminal, game.to_move, game.actions
+
+    def end(winner: int | None, reason: str, detail: str) -> PlayedGame:
+        clocks = (left[0], left[1]) if time_control is not None else None
+        return PlayedGame(
+            tuple(moves), winner, reason, detail, tuple(times), (used[0], used[1]), clocks
+        )
+
     while not is_terminal(state):
         player = to_move(state)
         agent = agents[player]
-        who = f"{game.info.players[player]} ({agent.name})"
+        who = names[player]
+        if time_control is not None:
+            tell_clock(agent, _reading(time_control, left, made, player))
         start = clock()
         try:
             move = agent.choose(game, state)
         except KeyboardInterrupt:
             raise  # the user's Ctrl-C stops the match
         except BaseException as error:  # any other crash, sys.exit() too, forfeits the game
-            used[player] += clock() - start
+            elapsed = clock() - start
+            used[player] += elapsed
+            left[player] -= elapsed
             # an external engine's error says how it lost (no answer in time, an illegal
             # move); the arena cannot import the protocols, so it reads the attribute
             reason = getattr(error, "reason", "crash")
             if reason not in _AGENT_REASONS:
                 reason = "crash"
             verb = "crashed" if reason == "crash" else "lost"
-            detail = f"{who} {verb}: {type(error).__name__}: {error}"
-            return _forfeit(
-                moves, player=player, reason=reason, detail=detail, times=times, used=used
-            )
+            return end(other(player), reason, f"{who} {verb}: {type(error).__name__}: {error}")
         elapsed = clock() - start
         used[player] += elapsed
         times.append(elapsed)
+        left[player] -= elapsed
         if move not in actions(state):
-            detail = f"{who} played {move!r}, not a legal move"
-            return _forfeit(
-                moves, player=player, reason="illegal", detail=detail, times=times, used=used
-            )
-        limit = time_limits[player]
-        if limit is not None and elapsed > limit + time_margin:
-            detail = (
-                f"{who} took {elapsed:.3f} s for a move; allowed {limit:g} s + "
-                f"{time_margin:g} s margin"
-            )
-            return _forfeit(
-                moves, player=player, reason="time", detail=detail, times=times, used=used
-            )
+            return end(other(player), "illegal", f"{who} played {move!r}, not a legal move")
+        if time_control is not None:
+            if left[player] < -time_margin:
+                detail = (
+                    f"{who} ran out of time: its clock fell to {left[player]:.3f} s, past the "
+                    f"{time_margin:g} s margin (clocks: {names[0]} {left[0]:.3f} s, "
+                    f"{names[1]} {left[1]:.3f} s)"
+                )
+                return end(other(player), "time", detail)
+            made[player] += 1
+            left[player] += time_control.increment
+            if time_control.moves is not None and made[player] % time_control.moves == 0:
+                left[player] += time_control.base
+        else:
+            limit = time_limits[player]
+            if limit is not None and elapsed > limit + time_margin:
+                detail = (
+                    f"{who} took {elapsed:.3f} s for a move; allowed {limit:g} s + "
+                    f"{time_margin:g} s margin"
+                )
+                return end(other(player), "time", detail)
         moves.append(format_move(state, move))
         state = game.result(state, move)
+        if rules is not None:
+            scores[player].append(_score_of(agent))
+            verdict = _by_scores(rules, scores, len(moves), names)
+            if verdict is not None:
+                return end(*verdict)
     final = outcome(game, state)
     assert final is not None
-    return PlayedGame(tuple(moves), final.winner, "end", "", tuple(times), (used[0], used[1]))
+    return end(final.winner, "end", "")
 
 
-def _forfeit(
-    moves: list[str],
-    *,
-    player: int,
-    reason: str,
-    detail: str,
-    times: list[float],
-    used: list[float],
-) -> PlayedGame:
-    return PlayedGame(tuple(moves), other(player), reason, detail, tuple(times), (used[0], used[1]))
+def _reading(control: TimeControl, left: list[float], made: list[int], player: int) -> ClockReading:
+    """What ``player``'s agent is told of the clocks before its move."""
+    to_go = control.moves - made[player] % control.moves if control.moves is not None else None
+    return ClockReading(
+        own=left[player],
+        opponent=left[other(player)],
+        increment=control.increment,
+        opponent_increment=control.increment,
+        moves_to_go=to_go,
+    )
+
+
+def _score_of(agent: Agent) -> int | None:
+    """The score an agent gave its last move (its ``last`` search result's), if any."""
+    score = getattr(getattr(agent, "last", None), "score", None)
+    return score if isinstance(score, int) and not isinstance(score, bool) else None
+
+
+def _agreed(recent: deque[int | None], count: int, test: Callable[[int], bool]) -> bool:
+    """Whether the last ``count`` scores are all known and pass ``test``."""
+    if len(recent) < count:
+        return False
+    return all(score is not None and test(score) for score in list(recent)[-count:])
+
+
+def _by_scores(
+    rules: Adjudication,
+    scores: tuple[deque[int | None], deque[int | None]],
+    played: int,
+    names: list[str],
+) -> tuple[int | None, str, str] | None:
+    """The adjudicated end (winner, reason, detail) when both agents' recent scores
+    agree on a loss or a draw, else ``None``."""
+
+    def shown(count: int) -> str:
+        return "; ".join(
+            f"{names[p]}: {' '.join(str(s) for s in list(scores[p])[-count:])}" for p in (0, 1)
+        )
+
+    if rules.resign_score is not None:
+        limit, count = rules.resign_score, rules.resign_moves
+        for loser in (0, 1):
+            if _agreed(scores[loser], count, lambda s: s <= -limit) and _agreed(
+                scores[other(loser)], count, lambda s: s >= limit
+            ):
+                detail = (
+                    f"{names[loser]} resigned: both agents scored it lost by {limit} or more "
+                    f"for {count} moves each ({shown(count)})"
+                )
+                return other(loser), "adjudicated", detail
+    if rules.draw_score is not None and played >= rules.draw_after:
+        limit, count = rules.draw_score, rules.draw_moves
+        if all(_agreed(scores[p], count, lambda s: abs(s) <= limit) for p in (0, 1)):
+            detail = (
+                f"drawn: both agents scored the game within {limit} of even for {count} "
+                f"moves each ({shown(count)})"
+            )
+            return None, "adjudicated", detail
+    return None
 
 
 # --------------------------------------------------------------------------- tasks and records
@@ -347,7 +556,7 @@ class GameTask:
 
     ``specs`` are the agent specs of player 0 and player 1, ``seats`` the indices of
     those agents in the event, ``opening`` the index of the opening whose ``moves``
-    start the game."""
+    start the game; ``time_control`` and ``adjudication`` are the event's."""
 
     index: int
     game: str
@@ -357,6 +566,8 @@ class GameTask:
     moves: tuple[str, ...]
     seed: int
     time_margin: float
+    time_control: TimeControl | None = None
+    adjudication: Adjudication = Adjudication()
 
 
 @dataclass(frozen=True, slots=True)
@@ -367,7 +578,9 @@ class GameRecord:
     move from the start (the opening's first), ``winner`` the winning player (0, 1, or
     ``None`` for a draw or a void game), ``reason`` one of :data:`REASONS`,
     ``time_used`` each player's seconds and ``move_times`` the seconds of every move
-    after the opening (to the microsecond, so that a record equals its JSON)."""
+    after the opening (to the microsecond, so that a record equals its JSON);
+    ``clocks`` each player's clock at the end, in a game on a time control (written
+    only then, so records without one read as before)."""
 
     index: int
     seats: tuple[int, int]
@@ -379,6 +592,7 @@ class GameRecord:
     time_used: tuple[float, float]
     move_times: tuple[float, ...]
     seed: int
+    clocks: tuple[float, float] | None = None
 
     @property
     def void(self) -> bool:
@@ -404,6 +618,7 @@ class GameRecord:
 
     def to_json(self) -> str:
         """Write the record as one line of JSON."""
+        clocks = {"clocks": list(self.clocks)} if self.clocks is not None else {}
         return json.dumps(
             {
                 "type": "game",
@@ -418,6 +633,7 @@ class GameRecord:
                 "time_used": list(self.time_used),
                 "move_times": list(self.move_times),
                 "seed": self.seed,
+                **clocks,
             },
             ensure_ascii=False,
         )
@@ -430,6 +646,10 @@ class GameRecord:
         try:
             first, second = data["seats"]
             used_first, used_second = data["time_used"]
+            clocks = data.get("clocks")
+            if clocks is not None:
+                clock_first, clock_second = clocks
+                clocks = (float(clock_first), float(clock_second))
             record = cls(
                 index=int(data["index"]),
                 seats=(int(first), int(second)),
@@ -441,6 +661,7 @@ class GameRecord:
                 time_used=(float(used_first), float(used_second)),
                 move_times=tuple(float(t) for t in data["move_times"]),
                 seed=int(data["seed"]),
+                clocks=clocks,
             )
         except (KeyError, TypeError, ValueError) as error:
             raise RecordError(f"not a game record: {error!r} in {data!r}") from None
@@ -487,6 +708,8 @@ def play_task(task: GameTask) -> GameRecord:
             task.moves,
             [spec.time_limit for spec in parsed],
             task.time_margin,
+            time_control=task.time_control,
+            adjudication=task.adjudication,
         )
     finally:
         for agent in agents:
@@ -502,7 +725,13 @@ def play_task(task: GameTask) -> GameRecord:
         time_used=(round(played.time_used[0], 6), round(played.time_used[1], 6)),
         move_times=tuple(round(t, 6) for t in played.move_times),
         seed=task.seed,
+        clocks=_rounded(played.clocks),
     )
+
+
+def _rounded(clocks: tuple[float, float] | None) -> tuple[float, float] | None:
+    """Clocks to the microsecond, as the record's other times."""
+    return (round(clocks[0], 6), round(clocks[1], 6)) if clocks is not None else None
 
 
 # --------------------------------------------------------------------------- events
@@ -513,7 +742,9 @@ class Event:
     """A match (``kind="match"``, two agents) or a round robin (``"tournament"``).
 
     ``games`` is the number of games of every pairing; ``openings`` are move lists in
-    the game's notation (one empty opening plays from the start)."""
+    the game's notation (one empty opening plays from the start); ``time_control``
+    puts the games on a clock and ``adjudication`` ends them on the agents' scores
+    (both off by default; see the module's notes)."""
 
     kind: str
     game: str
@@ -522,6 +753,8 @@ class Event:
     openings: tuple[tuple[str, ...], ...] = ((),)
     seed: int = 0
     time_margin: float = DEFAULT_TIME_MARGIN
+    time_control: TimeControl | None = None
+    adjudication: Adjudication = Adjudication()
     labels: tuple[str, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -587,12 +820,20 @@ class Event:
                             moves=self.openings[which],
                             seed=derive_seed(self.seed, index),
                             time_margin=self.time_margin,
+                            time_control=self.time_control,
+                            adjudication=self.adjudication,
                         )
                     )
         return tasks
 
     def header(self) -> dict[str, Any]:
-        """The first line of the record file: what defines the event."""
+        """The first line of the record file: what defines the event (a time control
+        and an adjudication only when set, so that headers without them read as before)."""
+        optional: dict[str, Any] = {}
+        if self.time_control is not None:
+            optional["time_control"] = self.time_control.format()
+        if self.adjudication.active:
+            optional["adjudication"] = self.adjudication.to_json()
         return {
             "type": "header",
             "version": RECORD_VERSION,
@@ -603,10 +844,20 @@ class Event:
             "openings": [list(o) for o in self.openings],
             "seed": self.seed,
             "time_margin": self.time_margin,
+            **optional,
         }
 
 
-_DEFINING = ("kind", "game", "agents", "openings", "seed", "time_margin")
+_DEFINING = (
+    "kind",
+    "game",
+    "agents",
+    "openings",
+    "seed",
+    "time_margin",
+    "time_control",
+    "adjudication",
+)
 
 Warn = Callable[[str], None]
 """Where the arena sends a warning (a damaged record line, a dead worker): one line each."""
@@ -697,13 +948,15 @@ def _resume(path: Path, event: Event, tasks: list[GameTask], warn: Warn) -> dict
     header, records = read_records(path, warn)
     expected = event.header()
     for key in _DEFINING:
-        recorded, wanted = header.get(key), expected[key]
+        # a key absent from both (no time control, no adjudication) is None on both sides
+        recorded: Any = header.get(key)
+        wanted: Any = expected.get(key)
         if key == "openings" and isinstance(recorded, list):
             wanted = wanted[: len(recorded)]
         if recorded != wanted:
             raise RecordError(
                 f"cannot resume {path}: it records another event ({key} is "
-                f"{header.get(key)!r}, this run has {expected[key]!r})"
+                f"{header.get(key)!r}, this run has {expected.get(key)!r})"
             )
     done: dict[int, GameRecord] = {}
     for record in records:

@@ -553,3 +553,54 @@ def test_a_gomocup_spec_naming_no_program_is_a_one_line_error(
         "zerosum: error: bad agent spec 'gomocup:no-such-pbrain-zerosum': cannot start engine "
         "'no-such-pbrain-zerosum': no executable program 'no-such-pbrain-zerosum' on the PATH\n"
     )
+
+
+def test_a_match_on_a_clock_records_it_and_a_bad_clock_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "m.jsonl"
+    base = ("match", "tictactoe", "engine", "random", "--workers", "1", "--seed", "2")
+    code, _, err = run(capsys, *base, "--games", "2", "--tc", "10+0.1", "--output", str(path))
+    assert (code, err) == (0, "")
+    header, records = read_records(path)
+    assert header["time_control"] == "10+0.1" and "adjudication" not in header
+    assert all(r.clocks is not None and r.reason == "end" for r in records)
+    code, _, err = run(capsys, *base, "--tc", "10+x", "--output", str(tmp_path / "bad.jsonl"))
+    assert code == 2 and err.count("\n") == 1
+    assert "--tc: time control '10+x': expected [MOVES/]BASE[+INCREMENT]" in err
+
+
+def test_agreeing_engines_adjudicate_a_tournament(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "t.jsonl"
+    code, out, err = run(
+        capsys,
+        "tournament",
+        "tictactoe",
+        "engine:depth=9",
+        "engine:depth=9,name=twin",
+        "--games",
+        "2",
+        "--workers",
+        "1",
+        "--draw-score",
+        "0",
+        "--draw-moves",
+        "1",
+        "--draw-after",
+        "3",
+        "--output",
+        str(path),
+    )
+    assert (code, err) == (0, "")
+    header, records = read_records(path)
+    assert header["adjudication"] == {
+        "resign_score": None,
+        "resign_moves": 3,
+        "draw_score": 0,
+        "draw_moves": 1,
+        "draw_after": 3,
+    }
+    assert [(r.reason, r.winner, len(r.moves)) for r in records] == [("adjudicated", None, 3)] * 2
+    assert "adjudicated: 2 of 2 games (adjudicated 2)" in out

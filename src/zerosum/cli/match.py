@@ -13,6 +13,13 @@ colours swapped; :mod:`zerosum.ratings` gives the formulas). The progress line s
 LLR and its bounds; the match stops when the test decides (games already running
 finish, and only complete pairs count), so ``--games`` is then the most it plays. A
 resumed match recomputes the test from its records.
+
+``--tc 40/60+0.6`` (or ``10+0.1``: moves per period, base seconds, increment) puts
+every game on a clock: agents that keep time (the engine) plan their moves from it,
+and a side that overruns it by more than ``--time-margin`` loses on time.
+``--resign-score CP`` (with ``--resign-moves N``) and ``--draw-score CP`` (with
+``--draw-moves N --draw-after M``) end games early when both agents' scores agree
+(:class:`zerosum.arena.Adjudication`); both are off unless given.
 """
 
 from __future__ import annotations
@@ -83,6 +90,44 @@ def _common(parser: argparse.ArgumentParser, per: str) -> None:
         type=_non_negative,
         metavar="S",
         help="seconds a move may exceed its agent's time before it forfeits (default 0.5)",
+    )
+    parser.add_argument(
+        "--tc",
+        metavar="[MOVES/]BASE[+INC]",
+        help="a clock for each side, in seconds: 10+0.1, 40/60+0.6 (default: none)",
+    )
+    parser.add_argument(
+        "--resign-score",
+        type=count,
+        metavar="CP",
+        help="adjudicate a loss when both agents score the game lost by CP or more",
+    )
+    parser.add_argument(
+        "--resign-moves",
+        type=_positive,
+        default=3,
+        metavar="N",
+        help="... for N moves each (default 3)",
+    )
+    parser.add_argument(
+        "--draw-score",
+        type=count,
+        metavar="CP",
+        help="adjudicate a draw when both agents score the game within CP of even",
+    )
+    parser.add_argument(
+        "--draw-moves",
+        type=_positive,
+        default=8,
+        metavar="N",
+        help="... for N moves each (default 8)",
+    )
+    parser.add_argument(
+        "--draw-after",
+        type=count,
+        default=0,
+        metavar="M",
+        help="... once M moves of the game, the opening's included, are played (default 0)",
     )
 
 
@@ -157,6 +202,17 @@ def _event(args: argparse.Namespace, kind: str, agents: Sequence[str]) -> tuple[
     else:
         openings = ((),)
     margin = args.time_margin if args.time_margin is not None else arena.DEFAULT_TIME_MARGIN
+    try:
+        control = arena.TimeControl.parse(args.tc) if args.tc is not None else None
+    except arena.TimeControlError as error:
+        raise UsageError(f"--tc: {error}") from None
+    adjudication = arena.Adjudication(
+        resign_score=args.resign_score,
+        resign_moves=args.resign_moves,
+        draw_score=args.draw_score,
+        draw_moves=args.draw_moves,
+        draw_after=args.draw_after,
+    )
     return arena.Event(
         kind=kind,
         game=args.game,
@@ -165,6 +221,8 @@ def _event(args: argparse.Namespace, kind: str, agents: Sequence[str]) -> tuple[
         openings=openings,
         seed=seed,
         time_margin=margin,
+        time_control=control,
+        adjudication=adjudication,
     ), game
 
 
