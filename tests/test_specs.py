@@ -10,6 +10,7 @@ import pytest
 
 from zerosum.agents import HumanAgent, RandomAgent, SearchAgent
 from zerosum.games.mnk import tictactoe
+from zerosum.protocols.uci import DEFAULT_WAIT, UciAgent
 from zerosum.search.engine import EngineOptions, Limits
 from zerosum.specs import DEFAULT_TIME, AgentSpecError, make_agent, parse_agent_spec
 
@@ -182,3 +183,62 @@ def test_a_gomocup_program_that_does_not_exist_is_a_bad_spec() -> None:
     )
     with pytest.raises(AgentSpecError, match="working directory '/no/such' is not a dir"):
         make_agent(f"gomocup:{sys.executable},cwd=/no/such")
+
+
+def test_uci_specs_take_limits_and_engine_options_with_spaces() -> None:
+    spec = parse_agent_spec(
+        "uci:stockfish,UCI_LimitStrength=true,UCI_Elo=1500,Skill Level=3,time=0.5,depth=8"
+    )
+    assert spec.option("cmd") == "stockfish"
+    assert (spec.time_limit, spec.option("depth"), spec.option("nodes")) == (0.5, 8, None)
+    # the engine's options are kept as written, for setoption
+    assert [item for item in spec.options if item[0][0].isupper()] == [
+        ("UCI_LimitStrength", "true"),
+        ("UCI_Elo", "1500"),
+        ("Skill Level", "3"),
+    ]
+
+
+def test_a_uci_spec_makes_an_agent_with_its_options() -> None:
+    command = f"{sys.executable} -m zerosum.cli uci"
+    agent = make_agent(f"uci:{command},Hash=1,Move Overhead=10,name=z", default_time=0.3)
+    assert isinstance(agent, UciAgent)
+    try:
+        assert (agent.name, agent.time, agent.depth, agent.nodes) == ("z", 0.3, None, None)
+        assert (agent.wait, agent.options) == (
+            DEFAULT_WAIT,
+            (("Hash", "1"), ("Move Overhead", "10")),
+        )
+        assert agent.engine_name is not None and agent.engine_name.startswith("zerosum")
+    finally:
+        agent.close()
+    limited = make_agent(f"uci:cmd={command},nodes=500,wait=3", default_time=0.3)
+    assert isinstance(limited, UciAgent)
+    try:
+        # a node limit is a limit: no default time is added to it
+        assert (limited.time, limited.nodes, limited.wait, limited.options) == (None, 500, 3.0, ())
+    finally:
+        limited.close()
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("uci", "no engine command; write uci:COMMAND or uci:cmd=COMMAND"),
+        ("uci:time=1", "no engine command"),
+        ("uci:stockfish,depth=0", "depth must be 1 or more"),
+        ("uci:stockfish,nodes=many", "nodes must be a whole number, not 'many'"),
+        ("uci:stockfish,time=-1", "time must be 0 or more seconds"),
+        ("uci:stockfish,Hash=1,hash=2", "option 'hash' given twice"),
+        ("uci:stockfish,Skill Level", "bad option 'Skill Level'"),
+    ],
+)
+def test_bad_uci_specs(spec: str, message: str) -> None:
+    with pytest.raises(AgentSpecError) as caught:
+        parse_agent_spec(spec)
+    assert message in str(caught.value) and repr(spec) in str(caught.value)
+
+
+def test_a_uci_program_that_does_not_exist_is_a_bad_spec() -> None:
+    with pytest.raises(AgentSpecError, match="no executable program 'no-such-uci-zerosum'"):
+        make_agent("uci:no-such-uci-zerosum,Hash=1")

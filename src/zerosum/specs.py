@@ -26,6 +26,16 @@ A spec is ``KIND[:key=value,...]``, like a game spec:
     the form ``key=value`` whose key is not an option is a command too
     (``gomocup:pbrain-x --level=3``). A command cannot hold a comma, which ends it: put
     such a command in a script. The program must exist when the spec is made.
+``uci:COMMAND[,time=S,depth=N,nodes=N,wait=S,cwd=DIR,name=LABEL,OPTION=VALUE...]``
+    an external UCI engine (Stockfish, or ``zerosum uci``) playing chess
+    (:class:`~zerosum.protocols.uci.UciAgent`), one process per agent. Its command,
+    ``time``, ``wait`` and ``cwd`` are read as a Gomocup brain's; ``time`` is sent as
+    ``go movetime`` (unless the game is on a clock), ``depth`` and ``nodes`` limit each
+    search too, and with none of the three it has ``default_time`` seconds a move. Any
+    other key is an engine option, set with ``setoption`` as written (its name may hold
+    spaces: ``uci:stockfish,Skill Level=3``, ``uci:stockfish,UCI_LimitStrength=true,
+    UCI_Elo=1500``); an option the engine does not offer loses its games, naming those it
+    does.
 ``package.module.attribute[:key=value,...]``
     any importable callable returning an agent, called with the options as keyword
     arguments (integers and numbers converted), and with ``seed=`` when it accepts one
@@ -64,10 +74,10 @@ __all__ = [
 DEFAULT_TIME = 1.0
 """Seconds per move of an engine spec that sets no depth, node or time limit."""
 
-AGENT_KINDS = ("engine", "random", "human", "gomocup")
+AGENT_KINDS = ("engine", "random", "human", "gomocup", "uci")
 """The built-in kinds; any other kind must be a ``module.attribute`` path."""
 
-ENGINE_KINDS = ("gomocup",)
+ENGINE_KINDS = ("gomocup", "uci")
 """The kinds that run an external engine, whose spec's first item may be its command."""
 
 _TRUE = frozenset({"on", "yes", "true", "1"})
@@ -94,7 +104,18 @@ _OPTION_TYPES: dict[str, dict[str, Any]] = {
     "random": {"seed": int, "name": str},
     "human": {"name": str},
     "gomocup": {"cmd": str, "time": float, "wait": float, "cwd": str, "name": str},
+    "uci": {
+        "cmd": str,
+        "time": float,
+        "depth": int,
+        "nodes": int,
+        "wait": float,
+        "cwd": str,
+        "name": str,
+    },
 }
+_FREE_OPTIONS = frozenset(("uci",))
+"""The kinds whose unknown keys are the engine's own options, kept as text."""
 
 
 class AgentSpecError(ZerosumError):
@@ -219,10 +240,15 @@ def parse_agent_spec(text: str) -> AgentSpec:
             key, eq, value = "cmd", "=", item  # the bare first item is the engine's command
         if not eq or not key or not value:
             raise AgentSpecError(f"bad option {item!r} in agent spec {text!r}: use key=value")
-        if any(key == seen for seen, _ in options):
+        # UCI option names are not case-sensitive: Hash and hash are one option
+        free = kind in _FREE_OPTIONS
+        if any(key == seen or (free and key.lower() == seen.lower()) for seen, _ in options):
             raise AgentSpecError(f"option {key!r} given twice in agent spec {text!r}")
         if custom:
             options.append((key, value if key == "name" else _guess(value)))
+            continue
+        if free and key not in accepted:
+            options.append((key, value))
             continue
         if key not in accepted:
             raise AgentSpecError(
@@ -259,6 +285,10 @@ def _check_engine_spec(spec: AgentSpec) -> None:
         raise AgentSpecError(f"bad agent spec {spec.text!r}: time must be 0 or more seconds")
     if wait is not None and wait <= 0:
         raise AgentSpecError(f"bad agent spec {spec.text!r}: wait must be more than 0 seconds")
+    for key in ("depth", "nodes"):
+        value = spec.option(key)
+        if value is not None and value < 1:
+            raise AgentSpecError(f"bad agent spec {spec.text!r}: {key} must be 1 or more")
 
 
 def _import_factory(spec: AgentSpec) -> Callable[..., Any]:
@@ -292,6 +322,8 @@ def make_agent(
         return HumanAgent(read, write, name=label)
     if parsed.kind == "gomocup":
         return _make_gomocup(parsed, default_time)
+    if parsed.kind == "uci":
+        return _make_uci(parsed, default_time)
     factory = _import_factory(parsed)
     options = {key: value for key, value in parsed.options if key != "name"}
     try:
@@ -317,20 +349,51 @@ def make_agent(
     return agent  # type: ignore[no-any-return]
 
 
-def _make_gomocup(spec: AgentSpec, default_time: float) -> Agent:
-    """Start the Gomocup brain ``spec`` names; a program that cannot be run is a bad spec."""
-    # the protocol clients sit above the agents: imported only when a spec asks for one
+def _start_engine(spec: AgentSpec, start: Callable[[], Agent]) -> Agent:
+    """Return ``start()``, the external engine ``spec`` names; a program that cannot be
+    run is a bad spec."""
     from zerosum.protocols.engines import EngineStartError  # noqa: PLC0415
+
+    try:
+        return start()
+    except EngineStartError as error:
+        raise AgentSpecError(f"bad agent spec {spec.text!r}: {error}") from None
+
+
+def _make_gomocup(spec: AgentSpec, default_time: float) -> Agent:
+    """Start the Gomocup brain ``spec`` names."""
+    # the protocol clients sit above the agents: imported only when a spec asks for one
     from zerosum.protocols.gomocup import DEFAULT_WAIT, GomocupAgent  # noqa: PLC0415
 
     time = spec.time_limit
-    try:
-        return GomocupAgent(
+    return _start_engine(
+        spec,
+        lambda: GomocupAgent(
             spec.option("cmd"),
             time=default_time if time is None else time,
             wait=spec.option("wait", DEFAULT_WAIT),
             cwd=spec.option("cwd"),
             name=spec.label,
-        )
-    except EngineStartError as error:
-        raise AgentSpecError(f"bad agent spec {spec.text!r}: {error}") from None
+        ),
+    )
+
+
+def _make_uci(spec: AgentSpec, default_time: float) -> Agent:
+    """Start the UCI engine ``spec`` names, with the spec's other keys as its options."""
+    from zerosum.protocols.uci import DEFAULT_WAIT, UciAgent  # noqa: PLC0415
+
+    ours = _OPTION_TYPES["uci"]
+    time, depth, nodes = spec.time_limit, spec.option("depth"), spec.option("nodes")
+    return _start_engine(
+        spec,
+        lambda: UciAgent(
+            spec.option("cmd"),
+            time=default_time if time is None and depth is None and nodes is None else time,
+            depth=depth,
+            nodes=nodes,
+            wait=spec.option("wait", DEFAULT_WAIT),
+            options=[(key, str(value)) for key, value in spec.options if key not in ours],
+            cwd=spec.option("cwd"),
+            name=spec.label,
+        ),
+    )

@@ -137,9 +137,11 @@ def register(commands: Any) -> None:
         "match",
         help="play a match between two agents and estimate their Elo difference",
         description="Agents are specs such as engine:time=0.1, engine:depth=6, "
-        "engine:nodes=20000,killers=off, random, or gomocup:COMMAND[,time=S,wait=S,cwd=DIR] "
-        "(an external Gomocup brain, e.g. 'gomocup:pbrain-x,time=1'; the command runs to the "
-        "next comma, split as a shell splits words). With --sprt the match stops as soon as "
+        "engine:nodes=20000,killers=off, random, gomocup:COMMAND[,time=S,wait=S,cwd=DIR] "
+        "(an external Gomocup brain, e.g. 'gomocup:pbrain-x,time=1') or "
+        "uci:COMMAND[,time=S,depth=N,nodes=N,OPTION=VALUE] (an external UCI engine, e.g. "
+        "'uci:stockfish,Skill Level=3'); the command runs to the next comma, split as a "
+        "shell splits words. With --sprt the match stops as soon as "
         "a sequential probability ratio test decides whether A is elo0 or elo1 Elo stronger "
         "than B; the progress line shows its log-likelihood ratio (LLR) and bounds.",
     )

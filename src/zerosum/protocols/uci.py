@@ -1,5 +1,6 @@
 """The UCI protocol: zerosum's chess engine as a UCI engine for chess GUIs
-(:class:`UciEngine`, ``zerosum uci``).
+(:class:`UciEngine`, ``zerosum uci``), and any UCI engine as an agent
+(:class:`UciAgent`, the client side, at the end of the module).
 
 UCI (the Universal Chess Interface of Rudolf Huber and Stefan Meyer-Kahlen) is spoken
 over standard input and output: the GUI sends one command a line, the engine answers
@@ -64,16 +65,24 @@ Decisions where the protocol leaves room:
 
 from __future__ import annotations
 
+import re
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Any, TextIO
 
 from zerosum import __version__
-from zerosum.game import MAX_PLY, WIN, WIN_THRESHOLD, ZerosumError, quoted
+from zerosum.agents import ClockReading, refuse_finished
+from zerosum.game import MAX_PLY, WIN, WIN_THRESHOLD, MissingCapabilityError, ZerosumError, quoted
 from zerosum.games.chess import Chess, State
 from zerosum.games.chess.rules import legal_moves
+from zerosum.protocols.engines import (
+    EngineError,
+    EngineIllegalMoveError,
+    EngineProcess,
+    EngineProtocolError,
+)
 from zerosum.search.clock import DEFAULT_OVERHEAD, budget
 from zerosum.search.engine import Engine, EngineOptions, Limits, Report
 from zerosum.search.table import BYTES_PER_ENTRY
@@ -81,10 +90,15 @@ from zerosum.search.table import BYTES_PER_ENTRY
 __all__ = [
     "AUTHOR",
     "DEFAULT_HASH",
+    "DEFAULT_WAIT",
     "MAX_HASH",
     "MAX_OVERHEAD",
     "NAME",
+    "START_TIMEOUT",
+    "UciAgent",
     "UciEngine",
+    "UciOptionError",
+    "UciScore",
     "format_score",
     "table_entries",
 ]
@@ -521,3 +535,346 @@ def _check(name: str, value: str) -> bool:
     if value.lower() not in ("true", "false"):
         raise _RejectedError(f"setoption {name}: value must be true or false, not {quoted(value)}")
     return value.lower() == "true"
+
+
+# =========================================================================== the client
+
+START_TIMEOUT = 30.0
+"""Seconds a newly started engine has to finish its handshake (``uciok``): its program
+loading (and a large net or table allocating), which a loaded machine can make slow."""
+
+DEFAULT_WAIT = 10.0
+"""Seconds past its time per move (and for every other answer) that :class:`UciAgent`
+waits before it gives the engine up as hung."""
+
+_UCI_MOVE = re.compile(r"[a-z][0-9]{1,2}[a-z][0-9]{1,2}[a-z]?")
+"""The shape of a move in UCI text, for chess and for larger boards (xiangqi's ranks
+0-9): anything else in ``bestmove`` is not a move at all, rather than an illegal one."""
+
+_BOUNDS = frozenset(("lowerbound", "upperbound"))
+
+
+class UciOptionError(EngineError):
+    """The agent's spec sets an option the engine does not offer (or the game needs one,
+    ``UCI_Chess960``, that it lacks); the message names the options it does offer."""
+
+
+@dataclass(frozen=True, slots=True)
+class UciScore:
+    """The engine's latest exact score, from the side to move's point of view:
+    ``centipawns``, or ``mate`` in moves (negative: the side to move is mated), one of
+    them set; ``depth`` the depth of the ``info`` line that gave it, if it said."""
+
+    centipawns: int | None = None
+    mate: int | None = None
+    depth: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Adapter:
+    """What the client needs of a game, resolved once per game: positions as FEN, moves
+    written and read as UCI text, and whether castling is written as Chess960's."""
+
+    format_state: Callable[[Any], str]
+    format_uci: Callable[[Any, Any], str]
+    parse_move: Callable[[Any, str], Any]
+    chess960: bool
+
+
+def _adapter(game: Any) -> _Adapter:
+    """The UCI adapter of ``game``; :class:`~zerosum.game.MissingCapabilityError` when it
+    cannot write FEN and UCI moves."""
+    methods: list[Any] = [
+        getattr(game, name, None) for name in ("format_state", "format_uci", "parse_move")
+    ]
+    if not all(callable(method) for method in methods):
+        raise MissingCapabilityError(
+            f"a UCI engine plays games written as FEN with UCI moves (format_state, "
+            f"format_uci, parse_move), which {game.info.name} is not"
+        )
+    format_state, format_uci, parse_move = methods
+    return _Adapter(format_state, format_uci, parse_move, bool(getattr(game, "chess960", False)))
+
+
+def _integer(words: Sequence[str], at: int) -> int | None:
+    """The whole number at ``words[at]``, or ``None`` when there is none."""
+    if at < len(words):
+        text = words[at]
+        digits = text[1:] if text[:1] == "-" else text
+        if digits.isascii() and digits.isdigit() and len(digits) <= 18:
+            return int(text)
+    return None
+
+
+def _read_score(words: Sequence[str]) -> UciScore | None:
+    """The exact score of one ``info`` line's words, ``None`` when it gives none (no
+    score, a bound, a line other than the first of a multi-PV search, a string)."""
+    if words[1:2] == ["string"]:
+        return None
+    depth: int | None = None
+    score: tuple[str, int] | None = None
+    for at, word in enumerate(words):
+        if word == "pv":
+            break  # the moves that follow are not keywords
+        if word == "depth":
+            depth = _integer(words, at + 1)
+        elif word == "multipv" and _integer(words, at + 1) not in (None, 1):
+            return None
+        elif word == "score" and at + 1 < len(words) and words[at + 1] in ("cp", "mate"):
+            if at + 3 < len(words) and words[at + 3] in _BOUNDS:
+                return None
+            value = _integer(words, at + 2)
+            if value is not None:
+                score = (words[at + 1], value)
+    if score is None:
+        return None
+    kind, value = score
+    return UciScore(value if kind == "cp" else None, value if kind == "mate" else None, depth)
+
+
+class UciAgent:
+    """A UCI engine as an agent: an external program (Stockfish, or ``zerosum uci``)
+    plays chess for us, spoken to as a GUI speaks to it.
+
+    ``command`` is the program and its arguments (a string is split as a POSIX shell
+    would); ``cwd`` its working directory; ``options`` the engine options to set, as
+    names and values (``{"Skill Level": "3"}``); ``time`` the seconds per move (``go
+    movetime``), ``depth`` and ``nodes`` further limits of each search, at least one of
+    the three given; ``wait`` the seconds past the move's time (the clock's time left,
+    else ``time``, else none) that the agent waits for ``bestmove``, and for any other
+    answer, before it gives the engine up.
+
+    The engine starts when the agent is made: the ``uci`` handshake (``id name`` is kept
+    in :attr:`engine_name`, the options offered in :attr:`offered`), a ``setoption`` for
+    each of ``options``, ``isready``. Should that fail, the first move starts it again
+    and raises what went wrong. One process then plays every game, until :meth:`close`
+    sends ``quit`` and reaps it:
+
+    * a position that does not continue the agent's game (the first, a new one after
+      :meth:`reset`, an opening or a position set up from FEN) starts a new game:
+      ``ucinewgame``, ``isready``, and from then on ``position startpos`` (or ``position
+      fen FEN`` of the first position seen) ``moves ...`` with every move since, so the
+      engine sees repetitions;
+    * ``UCI_Chess960`` is set to whether the game is Chess960, when the engine offers it
+      (a Chess960 game on an engine without it raises :class:`UciOptionError`);
+    * ``go`` has ``wtime btime winc binc [movestogo]`` when the game is on a clock
+      (:meth:`set_clock`), ``movetime`` from ``time`` otherwise, and ``depth`` and
+      ``nodes`` when given;
+    * ``info`` lines are read until ``bestmove``: the last exact score is kept in
+      :attr:`last_score`.
+
+    The game's adapter, resolved once per game, is its ``format_state`` (FEN),
+    ``format_uci`` and ``parse_move``: chess now, any game written the same way later. A
+    ``bestmove`` that is no UCI move raises
+    :class:`~zerosum.protocols.engines.EngineProtocolError`, an illegal one (or
+    ``(none)``) :class:`~zerosum.protocols.engines.EngineIllegalMoveError`, no answer in
+    time :class:`~zerosum.protocols.engines.EngineTimeoutError`, an engine that exits
+    :class:`~zerosum.protocols.engines.EngineDiedError`, an option it does not offer
+    :class:`UciOptionError`; each names the engine's last lines. After any of them the
+    process is killed and the next move starts a new one."""
+
+    def __init__(
+        self,
+        command: str | Sequence[str],
+        *,
+        time: float | None = None,
+        depth: int | None = None,
+        nodes: int | None = None,
+        wait: float = DEFAULT_WAIT,
+        options: Mapping[str, str] | Sequence[tuple[str, str]] = (),
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+        name: str = "uci",
+    ) -> None:
+        if time is None and depth is None and nodes is None:
+            raise ZerosumError("a UCI agent needs a time, depth or nodes limit per move")
+        self.name = name
+        self.time = time
+        self.depth = depth
+        self.nodes = nodes
+        self.wait = wait
+        self.options = tuple(options.items() if isinstance(options, Mapping) else options)
+        self.engine_name: str | None = None
+        self.offered: dict[str, str] = {}
+        """The options the engine offers: their names, keyed by the lower-case name
+        (UCI option names are not case-sensitive)."""
+        self.last_score: UciScore | None = None
+        self.engine = EngineProcess(
+            command, cwd=cwd, env=env, label=f"UCI engine {quoted(name)}", quit_line="quit"
+        )
+        self._adapted: tuple[Any, _Adapter] | None = None  # the game (kept alive) and adapter
+        self._clock: ClockReading | None = None
+        self._chess960: bool | None = None  # the engine's UCI_Chess960, None: not sent yet
+        # the engine's game: its start ("startpos" or "fen FEN"), the moves since, and
+        # the position after them (None: no game yet)
+        self._start = ""
+        self._moves: list[str] = []
+        self._after: Any = None
+        try:
+            self._launch()
+        except EngineError:
+            self.engine.kill()  # the first move tries again, and reports the failure
+
+    def __repr__(self) -> str:
+        return f"UciAgent({self.engine.command!r}, name={self.name!r})"
+
+    def close(self) -> None:
+        """Send ``quit`` and reap the engine (terminated, then killed, if it lingers)."""
+        self.engine.close()
+        self._after = None
+
+    def reset(self) -> None:
+        """A new game starts: the next move begins with ``ucinewgame``."""
+        self._after = None
+
+    def set_clock(self, reading: ClockReading) -> None:
+        """Take the clocks for the next move: its ``go`` sends them instead of ``movetime``."""
+        self._clock = reading
+
+    def choose(self, game: Any, state: Any) -> Any:
+        """Ask the engine for its move in ``state`` of ``game``."""
+        refuse_finished(game, state)
+        adapter = self._adapter_for(game)
+        clock, self._clock = self._clock, None  # a reading is for one move only
+        try:
+            return self._choose(game, adapter, state, clock)
+        except EngineError:
+            # the engine's state is now unknown (or it hangs): a new process next time
+            self.engine.kill()
+            self._after = None
+            raise
+
+    # ------------------------------------------------------------------ the session
+
+    def _adapter_for(self, game: Any) -> _Adapter:
+        held = self._adapted
+        if held is None or held[0] is not game:
+            held = self._adapted = (game, _adapter(game))
+        return held[1]
+
+    def _launch(self) -> None:
+        """Start the engine: the handshake, the spec's options, ``isready``."""
+        self.engine.start()
+        self._after = None
+        self._chess960 = None
+        self.offered = {}
+        self.engine.send("uci")
+        self.engine.expect(self._handshake_line, START_TIMEOUT, "uciok")
+        for name, value in self.options:
+            self._set_option(name, value)
+        self._ready()
+
+    def _handshake_line(self, line: str) -> bool | None:
+        """Note an ``id name`` or ``option`` line; ``True`` at ``uciok``."""
+        words = line.split()
+        if words[:1] == ["uciok"]:
+            return True
+        if words[:2] == ["id", "name"]:
+            self.engine_name = " ".join(words[2:])
+        elif words[:2] == ["option", "name"]:
+            end = words.index("type") if "type" in words else len(words)
+            name = " ".join(words[2:end])
+            self.offered[name.lower()] = name
+        return None
+
+    def _set_option(self, name: str, value: str) -> None:
+        offered = self.offered.get(name.lower())
+        if offered is None:
+            names = ", ".join(sorted(self.offered.values(), key=str.lower)) or "none"
+            raise self.engine.error(
+                UciOptionError, f"offers no option {quoted(name)}; it offers: {names}"
+            )
+        self.engine.send(f"setoption name {offered} value {value}")
+
+    def _ready(self) -> None:
+        self.engine.send("isready")
+        self.engine.expect(lambda line: line.strip() == "readyok" or None, self.wait, "readyok")
+
+    def _choose(self, game: Any, adapter: _Adapter, state: Any, clock: ClockReading | None) -> Any:
+        if not self.engine.running:
+            self._launch()
+        if self._chess960 != adapter.chess960:
+            if "uci_chess960" in self.offered or adapter.chess960:
+                self._set_option("UCI_Chess960", "true" if adapter.chess960 else "false")
+                self._ready()
+            self._chess960 = adapter.chess960
+        self._follow(game, adapter, state)
+        position = self._start + (f" moves {' '.join(self._moves)}" if self._moves else "")
+        self.engine.send(f"position {position}")
+        self.engine.send(self._go(game, state, clock))
+        self.last_score = None
+        answer = self.engine.expect(self._search_line, self._deadline(clock), "bestmove")
+        move = self._read_move(adapter, state, answer)
+        self._moves.append(adapter.format_uci(state, move))
+        self._after = game.result(state, move)
+        return move
+
+    def _follow(self, game: Any, adapter: _Adapter, state: Any) -> None:
+        """Bring the agent's record of the engine's game to ``state``: one more move
+        (the opponent's), none (the agent plays both sides), or a new game."""
+        after = self._after
+        if after is not None and after != state:
+            for move in game.actions(after):
+                if game.result(after, move) == state:
+                    self._moves.append(adapter.format_uci(after, move))
+                    self._after = state
+                    return
+        elif after is not None:
+            return
+        self.engine.send("ucinewgame")
+        self._ready()
+        initial = state == game.initial_state()
+        self._start = "startpos" if initial else f"fen {adapter.format_state(state)}"
+        self._moves = []
+        self._after = state
+
+    def _go(self, game: Any, state: Any, clock: ClockReading | None) -> str:
+        words = ["go"]
+        if clock is not None:
+            white = game.to_move(state) == 0
+            mine = (clock.own, clock.increment)
+            theirs = (clock.opponent, clock.opponent_increment)
+            (wtime, winc), (btime, binc) = (mine, theirs) if white else (theirs, mine)
+            times = {"wtime": wtime, "btime": btime, "winc": winc, "binc": binc}
+            words += [f"{key} {max(round(seconds * 1000), 0)}" for key, seconds in times.items()]
+            if clock.moves_to_go is not None:
+                words.append(f"movestogo {clock.moves_to_go}")
+        elif self.time is not None:
+            words.append(f"movetime {max(round(self.time * 1000), 1)}")
+        if self.depth is not None:
+            words.append(f"depth {self.depth}")
+        if self.nodes is not None:
+            words.append(f"nodes {self.nodes}")
+        return " ".join(words)
+
+    def _deadline(self, clock: ClockReading | None) -> float:
+        """Seconds to wait for ``bestmove``: the move's time, if it has one, and ``wait``."""
+        if clock is not None:
+            return max(clock.own, 0.0) + self.wait
+        return (self.time or 0.0) + self.wait
+
+    def _search_line(self, line: str) -> str | None:
+        """Keep an ``info`` line's score; return the ``bestmove`` line's move. Other
+        lines are skipped, as UCI asks of both sides."""
+        words = line.split()
+        if words[:1] == ["info"]:
+            score = _read_score(words)
+            if score is not None:
+                self.last_score = score
+        elif words[:1] == ["bestmove"]:
+            return words[1] if len(words) > 1 else ""
+        return None
+
+    def _read_move(self, adapter: _Adapter, state: Any, text: str) -> Any:
+        if text in ("(none)", "0000"):
+            raise self.engine.error(
+                EngineIllegalMoveError, f"played no move ({text}) in {adapter.format_state(state)}"
+            )
+        if _UCI_MOVE.fullmatch(text) is None:
+            raise self.engine.error(
+                EngineProtocolError, f"answered bestmove {quoted(text)}, not a UCI move"
+            )
+        try:
+            return adapter.parse_move(state, text)
+        except ZerosumError as error:
+            raise self.engine.error(EngineIllegalMoveError, f"played {text}: {error}") from None
