@@ -30,6 +30,7 @@ COMMAND_MODULES = (
     "zerosum.cli.solve",
     "zerosum.cli.grundy",
     "zerosum.cli.match",
+    "zerosum.cli.chart",
     "zerosum.cli.bench",
     "zerosum.cli.serve",
     "zerosum.cli.gomocup",
