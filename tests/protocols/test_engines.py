@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from engine_processes import alive
 
 from zerosum.game import ZerosumError
 from zerosum.protocols.engines import (
@@ -52,15 +53,6 @@ ECHO = textwrap.dedent(
 
 def python(code: str) -> list[str]:
     return [sys.executable, "-c", code]
-
-
-def alive(pid: int) -> bool:
-    """Whether process ``pid`` exists and is not a zombie (exited, waiting to be reaped)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rpartition(")")[2].split()[0] != "Z"
 
 
 def wait_gone(pid: int) -> None:

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from engine_processes import alive, pids, sessions
 
 from zerosum.agents import Agent, RandomAgent
 from zerosum.arena import Event, GameTask, play_game, play_task, run_event, tally
@@ -33,32 +34,8 @@ BRAIN = f"{sys.executable} -m zerosum.cli gomocup --quiet"
 GAME = Gomoku(9)
 
 
-def alive(pid: int) -> bool:
-    """Whether process ``pid`` exists and is not a zombie."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rpartition(")")[2].split()[0] != "Z"
-
-
 def fake(mode: str, log: Path, after: int = 0) -> list[str]:
     return [sys.executable, str(FAKE_BRAIN), mode, str(after), str(log)]
-
-
-def sessions(log: Path) -> list[list[str]]:
-    """The lines each fake brain process received, one list per process (its pid first)."""
-    found: list[list[str]] = []
-    for line in log.read_text().splitlines():
-        if line.isdigit():
-            found.append([line])
-        else:
-            found[-1].append(line)
-    return found
-
-
-def pids(log: Path) -> list[int]:
-    return [int(session[0]) for session in sessions(log)]
 
 
 def test_a_gomocup_agent_is_an_agent(tmp_path: Path) -> None:

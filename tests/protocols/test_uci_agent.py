@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from engine_processes import alive, sessions
 
 from zerosum.agents import Agent, ClockReading
 from zerosum.arena import Event, GameTask, play_game, play_task, run_event, tally
@@ -35,28 +36,8 @@ FOOLS_MATE = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
 ENDGAME = "8/8/8/4k3/8/8/3QK3/8 w - - 0 1"
 
 
-def alive(pid: int) -> bool:
-    """Whether process ``pid`` exists and is not a zombie."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rpartition(")")[2].split()[0] != "Z"
-
-
 def fake(mode: str, log: Path, after: int = 0) -> list[str]:
     return [sys.executable, str(FAKE_UCI), mode, str(after), str(log)]
-
-
-def sessions(log: Path) -> list[list[str]]:
-    """The lines each fake engine process received, one list per process (its pid first)."""
-    found: list[list[str]] = []
-    for line in log.read_text().splitlines():
-        if line.isdigit():
-            found.append([line])
-        else:
-            found[-1].append(line)
-    return found
 
 
 def play(state: State, *moves: str) -> State:
