@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from arena_helpers import Interrupted, Quitter, child_processes
+from zerosum import notation
 from zerosum.agents import Agent, ClockReading, RandomAgent, SearchAgent
 from zerosum.arena import (
     Adjudication,
@@ -21,27 +22,35 @@ from zerosum.arena import (
     Event,
     GameRecord,
     OpeningError,
+    Position,
     RecordError,
     TimeControl,
     TimeControlError,
     adjudications,
+    balance_score,
+    balanced_openings,
     crosstable,
+    describe_opening,
+    epd_to_fen,
     load_openings,
     match_estimate,
     match_pairs,
     match_sprt,
+    opening_tally,
     parse_opening,
     play_game,
     random_openings,
     read_header,
     read_records,
     run_event,
+    sample_openings,
     tally,
 )
 from zerosum.game import outcome
+from zerosum.games import registry
 from zerosum.games.mnk import tictactoe
 from zerosum.ratings import SprtSettings, sprt
-from zerosum.search.engine import Limits
+from zerosum.search.engine import Engine, Limits
 from zerosum.specs import AgentSpecError
 
 GAME = tictactoe()
@@ -777,3 +786,131 @@ def test_bad_adjudications_are_refused() -> None:
         Adjudication(resign_score=-1)
     with pytest.raises(ArenaError, match="must be at least 1"):
         Adjudication(draw_score=5, draw_moves=0)
+
+
+# --------------------------------------------------------------------------- opening suites
+
+CHESS = registry.make("chess")
+
+# two short chess positions as EPD: the halfmove clocks near 100 end every random game
+# within a few plies by the fifty-move rule (or by material), and the operations the
+# arena ignores (bm, id) come before and after the counters it reads
+SUITE = (
+    '4k3/8/8/8/8/8/8/R3K3 w - - bm Ra8+; hmvc 98; fmvn 60; id "rook";\n'
+    "# a comment line\n"
+    '7k/8/8/3q4/8/8/8/K7 b - - id "queen"; hmvc 99;\n'
+)
+SUITE_FENS = ("4k3/8/8/8/8/8/8/R3K3 w - - 98 60", "7k/8/8/3q4/8/8/8/K7 b - - 99 1")
+
+
+def test_epd_to_fen_reads_the_counters_and_ignores_other_operations() -> None:
+    assert epd_to_fen('8/8/8/8/8/8/8/K1k5 w - - id "x"; fmvn 7; bm Kb1;') == (
+        "8/8/8/8/8/8/8/K1k5 w - - 0 7"
+    )
+    assert epd_to_fen("8/8/8/8/8/8/8/K1k5 b - - 3 9") == "8/8/8/8/8/8/8/K1k5 b - - 3 9"
+    with pytest.raises(OpeningError, match="four FEN fields"):
+        epd_to_fen("8/8/8 w")
+
+
+def test_an_epd_suite_plays_each_position_with_colours_swapped(tmp_path: Path) -> None:
+    path = tmp_path / "suite.epd"
+    path.write_text(SUITE, encoding="utf-8")
+    openings = load_openings(CHESS, path)
+    assert openings == tuple(Position(fen) for fen in SUITE_FENS)
+    event = Event("match", "chess", ("random", "random:name=other"), 4, openings, seed=3)
+    assert event.header()["openings"] == [{"position": fen} for fen in SUITE_FENS]
+    output = tmp_path / "games.jsonl"
+    first = Event(event.kind, event.game, event.agents, 2, openings, seed=3)
+    run_event(first, output=output, workers=1)
+    # the other two games are played by worker processes, from the strings of the file
+    records = run_event(event, output=output, resume=True, workers=2)
+    assert [(r.opening, r.seats, r.start) for r in records] == [
+        (0, (0, 1), SUITE_FENS[0]),
+        (0, (1, 0), SUITE_FENS[0]),
+        (1, (0, 1), SUITE_FENS[1]),
+        (1, (1, 0), SUITE_FENS[1]),
+    ]
+    assert sorted(read_records(output)[1], key=lambda r: r.index) == records
+    for record in records:
+        state = CHESS.parse_state(record.start)
+        for move in record.moves:
+            state = notation.play(CHESS, state, move)
+        final = outcome(CHESS, state)
+        assert record.reason == "end" and final is not None and final.winner == record.winner
+
+
+def test_bad_positions_name_the_file_and_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.epd"
+    path.write_text(SUITE + "4k3/8/8/8/8/8/8/R3K3 w - - hmvc 100;\n", encoding="utf-8")
+    with pytest.raises(OpeningError, match=r"bad.epd, line 4: position .* is already over"):
+        load_openings(CHESS, path)
+    path.write_text("4k3/8/8/8/8/8/8/R3K3 w - -\nnot a position at all\n", encoding="utf-8")
+    with pytest.raises(OpeningError, match=r"bad.epd, line 2: position 'not a position"):
+        load_openings(CHESS, path, "positions")
+    with pytest.raises(OpeningError, match="opening format 'fen': expected one of"):
+        load_openings(CHESS, path, "fen")
+
+
+def test_a_position_suite_of_another_game_and_old_move_lists(tmp_path: Path) -> None:
+    path = tmp_path / "boards.fen"
+    path.write_text("x../.o./...\n.../.x./...\n", encoding="utf-8")
+    openings = load_openings(GAME, path)  # positions, by the suffix
+    assert openings == (Position("x../.o./..."), Position(".../.x./..."))
+    played = play_game(GAME, [RandomAgent(1), RandomAgent(2)], position=openings[0].text)
+    assert len(played.moves) == len(played.move_times) <= 7  # two cells were taken
+    # a move list stays a move list, in the header and in the records
+    moves = tmp_path / "moves.txt"
+    moves.write_text("b2 a1\n", encoding="utf-8")
+    assert load_openings(GAME, moves) == (("b2", "a1"),)
+    event = Event("match", "tictactoe", ("random", "engine:depth=1"), 2, (("b2", "a1"),))
+    assert event.header()["openings"] == [["b2", "a1"]]
+    for record in run_event(event, workers=1):
+        assert record.start is None and "start" not in json.loads(record.to_json())
+        assert record.moves[:2] == ("b2", "a1")
+
+
+def test_sampling_draws_without_replacement_in_an_order_fixed_by_the_seed() -> None:
+    openings = random_openings(GAME, 3, 10, seed=4)
+    sample = sample_openings(openings, 6, seed=1)
+    assert len(set(sample)) == 6 and set(sample) <= set(openings)
+    assert sample == sample_openings(openings, 6, seed=1)
+    assert sample != sample_openings(openings, 6, seed=2)
+    everything = sample_openings(openings, 10, seed=1)
+    assert len(everything) == 10 and set(everything) == set(openings)
+    with pytest.raises(OpeningError, match="cannot sample 11 opening"):
+        sample_openings(openings, 11, seed=1)
+
+
+def test_balanced_openings_score_within_the_window() -> None:
+    game = registry.make("connect4")
+    openings = balanced_openings(game, 4, 6, seed=2, depth=3, window=20)
+    assert openings == balanced_openings(game, 4, 6, seed=2, depth=3, window=20)
+    assert balanced_openings(game, 4, 8, seed=2, depth=3, window=20)[:6] == openings
+    for moves in openings:
+        assert len(moves) == 4
+        state = game.initial_state()
+        for move in moves:
+            state = notation.play(game, state, move)
+        score = Engine(game).search(state, Limits(depth=3)).score
+        assert score is not None and abs(score) <= 20
+    # no random line of 0 plies other than the start: a window that excludes its score
+    # leaves none, and the error says how many were found
+    start = balance_score(game, (), 3)
+    assert start > 0
+    assert balanced_openings(game, 0, 1, seed=1, depth=3, window=start) == ((),)
+    with pytest.raises(OpeningError, match=r"found 0 of 1 balanced openings .* within ±"):
+        balanced_openings(game, 0, 1, seed=1, depth=3, window=start - 1)
+    with pytest.raises(OpeningError, match="need a depth-limited search"):
+        balanced_openings(registry.make("nim"), 1, 1, seed=1, depth=2, window=0)
+
+
+def test_opening_tally_counts_each_opening() -> None:
+    openings = (("b2",), ("a1",), ("c3",))
+    event = Event("match", "tictactoe", ("random", "engine:depth=1"), 6, openings, seed=5)
+    records = run_event(event, workers=1)
+    counts = opening_tally(records, 0)
+    assert list(counts) == [0, 1, 2]
+    for which, result in counts.items():
+        assert result == tally([r for r in records if r.opening == which], 0)
+    assert sum(sum(result) for result in counts.values()) == len(records)
+    assert describe_opening(()) == "(start)" and describe_opening(("b2", "a1")) == "b2 a1"

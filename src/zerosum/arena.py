@@ -2,11 +2,11 @@
 
 An :class:`Event` (a match between two agents, or a round robin between several) is
 defined by strings only: a game spec, agent specs (:mod:`zerosum.specs`), the openings
-(each a list of moves in the game's notation), the number of games per pairing, a seed
-and a time margin. :meth:`Event.tasks` unfolds it into :class:`GameTask` values, each
-enough to rebuild its game and agents from scratch, so a worker process (or a Ray
-worker) needs nothing else, and the same seed plays the same games whatever the number
-of workers.
+(each a list of moves in the game's notation, or a :class:`Position` the game writes
+with ``format_state``), the number of games per pairing, a seed and a time margin.
+:meth:`Event.tasks` unfolds it into :class:`GameTask` values, each enough to rebuild its
+game and agents from scratch, so a worker process (or a Ray worker) needs nothing else,
+and the same seed plays the same games whatever the number of workers.
 
 **Schedule.** Games come in rounds. Round ``r`` uses opening ``r mod len(openings)``
 and plays it once with each agent of every pairing moving first: first every pairing
@@ -16,8 +16,18 @@ colours alternate, every opening is played from both sides, and the schedule of
 extended with ``--resume`` and a larger ``--games``.
 
 **Seeds.** Each game's seed is derived from the event seed and the game's index, and
-each agent's seed from the game's seed and its colour; random openings come from the
-event seed alone.
+each agent's seed from the game's seed and its colour; random openings, balanced
+openings and the sample drawn from a suite come from the event seed alone.
+
+**Opening suites** (:func:`load_openings`). A file holds one opening a line, in one
+format for the whole file: ``moves`` (moves from the start, the default), ``positions``
+(a position the game's ``parse_state`` reads, e.g. a FEN) or ``epd`` (chess's EPD: the
+first four FEN fields, then operations of which only ``hmvc`` and ``fmvn``, the move
+counters, are read). The format is the file's, not guessed line by line, because a line
+can read both ways (``3 4 5`` is a Nim position and a list of moves); it follows the
+suffix (``.epd``, ``.fen``) unless given. :func:`sample_openings` draws a seeded sample
+without replacement; :func:`balanced_openings` keeps random openings whose short
+search scores them within a window of even.
 
 **Adjudication** (:func:`play_game`). The player to move loses at once, and the reason is
 recorded, when its agent raises an exception (``crash``; ``SystemExit`` and any other
@@ -46,7 +56,8 @@ drawn. Either way the reason is ``adjudicated``; an agent without a score never 
 **Records.** A run writes JSON lines: a header (``"type": "header"``, the event's
 definition) and then one record per game as it finishes (:class:`GameRecord`: the
 agents' places, the opening, every move in notation, the result, the reason and the
-time used), flushed line by line. :func:`run_event` with ``resume`` reads the file,
+time used, and the starting position of a game that does not start at the game's
+first one), flushed line by line. :func:`run_event` with ``resume`` reads the file,
 checks that its header defines the same event (game, agents, openings, seed, time
 margin; a longer run may add openings after the recorded ones) and plays only the games
 not yet recorded. A damaged game line (not UTF-8, not JSON, not a record, or a last
@@ -95,7 +106,7 @@ from typing import Any
 
 from zerosum import notation
 from zerosum.agents import Agent, ClockReading, close_agent, tell_clock
-from zerosum.game import ZerosumError, other, outcome, quoted
+from zerosum.game import MissingCapabilityError, ZerosumError, other, outcome, quoted
 from zerosum.games import registry
 from zerosum.ratings import (
     EloEstimate,
@@ -105,10 +116,13 @@ from zerosum.ratings import (
     elo_estimate,
     sprt,
 )
+from zerosum.search.engine import Engine, Limits
 from zerosum.specs import make_agent, parse_agent_spec
 
 __all__ = [
+    "BALANCE_ATTEMPTS",
     "DEFAULT_TIME_MARGIN",
+    "OPENING_FORMATS",
     "REASONS",
     "RECORD_VERSION",
     "VOID",
@@ -117,26 +131,36 @@ __all__ = [
     "Event",
     "GameRecord",
     "GameTask",
+    "Opening",
     "OpeningError",
     "PlayedGame",
+    "Position",
     "RecordError",
     "TimeControl",
     "TimeControlError",
     "Warn",
     "adjudications",
+    "balance_score",
+    "balanced_openings",
     "crosstable",
     "derive_seed",
+    "describe_opening",
+    "epd_to_fen",
     "load_openings",
     "match_estimate",
     "match_pairs",
     "match_sprt",
+    "opening_format",
+    "opening_tally",
     "parse_opening",
+    "parse_position",
     "play_game",
     "play_task",
     "random_openings",
     "read_header",
     "read_records",
     "run_event",
+    "sample_openings",
     "tally",
 ]
 
@@ -168,7 +192,8 @@ class ArenaError(ZerosumError):
 
 
 class OpeningError(ArenaError):
-    """An opening is not a sequence of legal moves that leaves the game open."""
+    """An opening is not a sequence of legal moves, or a readable position, that leaves
+    the game open; or openings cannot be drawn as asked."""
 
 
 class RecordError(ArenaError):
@@ -291,6 +316,23 @@ def derive_seed(seed: int, *parts: object) -> int:
 _SEPARATORS = re.compile(r"[\s,]+")
 
 
+@dataclass(frozen=True, slots=True)
+class Position:
+    """An opening that is a starting position, written as the game's ``format_state``
+    writes it (a FEN for chess), so that any process can read it back."""
+
+    text: str
+
+
+Opening = tuple[str, ...] | Position
+"""An opening: moves in notation from the game's first position, or a position."""
+
+OPENING_FORMATS = ("moves", "positions", "epd")
+"""The formats of an opening file (see the module's notes)."""
+
+_SUFFIX_FORMATS = {".epd": "epd", ".fen": "positions"}
+
+
 def parse_opening(game: Any, text: str | Sequence[str]) -> tuple[str, ...]:
     """Check an opening (moves separated by commas or spaces) and return it normalised.
 
@@ -313,24 +355,122 @@ def parse_opening(game: Any, text: str | Sequence[str]) -> tuple[str, ...]:
     return tuple(moves)
 
 
-def load_openings(game: Any, path: str | Path) -> tuple[tuple[str, ...], ...]:
-    """Read one opening per line from ``path``; blank lines and ``#`` comments are skipped.
+def parse_position(game: Any, text: str) -> Position:
+    """Check a starting position in the game's notation and return it as the game
+    writes it. Raises :class:`OpeningError` for text the game cannot read as a position
+    (or a game that reads none) and for a position where the game is over."""
+    try:
+        state = notation.parse_state(game, text.strip())
+    except ZerosumError as error:
+        raise OpeningError(f"position {quoted(text.strip())}: {error}") from None
+    if game.is_terminal(state):
+        raise OpeningError(
+            f"position {quoted(text.strip())} is already over; an opening must not be"
+        )
+    return Position(notation.format_state(game, state))
+
+
+_EPD_COUNTERS = re.compile(r"(\d+)\s+(\d+)(?:\s+|$)")
+
+
+def epd_to_fen(text: str) -> str:
+    """The FEN of an EPD line: its four position fields, then the halfmove clock and
+    move number of its ``hmvc`` and ``fmvn`` operations (0 and 1 when absent); other
+    operations (``bm``, ``id``, ...) are ignored. A line that is already a FEN (two
+    counters after the fields) keeps its counters. Raises :class:`OpeningError` when
+    the line has fewer than four fields."""
+    fields = text.split(None, 4)
+    if len(fields) < 4:
+        raise OpeningError(
+            f"EPD {quoted(text.strip())}: expected four FEN fields (board, side, castling, "
+            f"en passant) and then operations"
+        )
+    rest = fields[4] if len(fields) == 5 else ""
+    counters = {"hmvc": "0", "fmvn": "1"}
+    full = _EPD_COUNTERS.match(rest)
+    if full is not None:
+        counters = {"hmvc": full.group(1), "fmvn": full.group(2)}
+        rest = rest[full.end() :]
+    for operation in rest.split(";"):
+        words = operation.split()
+        if len(words) == 2 and words[0] in counters:
+            counters[words[0]] = words[1]
+    return " ".join((*fields[:4], counters["hmvc"], counters["fmvn"]))
+
+
+def opening_format(path: str | Path, form: str | None = None) -> str:
+    """The format of the opening file ``path``: ``form`` when given, else ``epd`` for
+    a ``.epd`` file, ``positions`` for a ``.fen`` file and ``moves`` otherwise."""
+    if form is None:
+        return _SUFFIX_FORMATS.get(Path(path).suffix.lower(), "moves")
+    if form not in OPENING_FORMATS:
+        raise OpeningError(f"opening format {form!r}: expected one of {', '.join(OPENING_FORMATS)}")
+    return form
+
+
+def _read_opening(game: Any, line: str, form: str) -> Opening | None:
+    """The opening of one line of a file in format ``form``, or ``None`` for a blank or
+    comment line. Moves may be followed by a ``#`` comment; a position line can only be
+    a comment as a whole, since an EPD's quoted operands may hold a ``#``."""
+    if form == "moves":
+        text = line.split("#", 1)[0].strip()
+        return parse_opening(game, text) if text else None
+    text = line.strip()
+    if not text or text.startswith("#"):
+        return None
+    return parse_position(game, epd_to_fen(text) if form == "epd" else text)
+
+
+def load_openings(game: Any, path: str | Path, form: str | None = None) -> tuple[Opening, ...]:
+    """Read one opening per line from ``path`` in format ``form`` (see
+    :func:`opening_format`); blank lines and ``#`` comments are skipped.
 
     Raises :class:`OpeningError` naming the file and the line of the first bad opening,
     or when the file holds none."""
-    openings: list[tuple[str, ...]] = []
+    form = opening_format(path, form)
+    openings: list[Opening] = []
     with open(path, encoding="utf-8") as handle:
         for number, line in enumerate(handle, start=1):
-            text = line.split("#", 1)[0].strip()
-            if not text:
-                continue
             try:
-                openings.append(parse_opening(game, text))
+                opening = _read_opening(game, line, form)
             except OpeningError as error:
                 raise OpeningError(f"{path}, line {number}: {error}") from None
+            if opening is not None:
+                openings.append(opening)
     if not openings:
-        raise OpeningError(f"{path} holds no openings (one per line, moves in notation)")
+        what = "moves in notation" if form == "moves" else form
+        raise OpeningError(f"{path} holds no openings (one per line, {what})")
     return tuple(openings)
+
+
+def sample_openings(openings: Sequence[Opening], count: int, seed: int) -> tuple[Opening, ...]:
+    """Draw ``count`` of ``openings`` without replacement, in an order fixed by ``seed``.
+
+    Raises :class:`OpeningError` when there are fewer than ``count`` openings."""
+    if not 1 <= count <= len(openings):
+        raise OpeningError(
+            f"cannot sample {count} opening(s) from {len(openings)}: ask for 1 to {len(openings)}"
+        )
+    return tuple(random.Random(derive_seed(seed, "sample")).sample(list(openings), count))
+
+
+def _random_line(
+    game: Any, rng: random.Random, plies: int, format_move: Callable[[Any, Any], str]
+) -> tuple[tuple[str, ...], Any] | None:
+    """``plies`` random moves from the start and the state they reach, or ``None`` when
+    the game ends on the way."""
+    state = game.initial_state()
+    moves = []
+    for _ in range(plies):
+        if game.is_terminal(state):
+            return None
+        move = rng.choice(list(game.actions(state)))
+        moves.append(format_move(state, move))
+        state = game.result(state, move)
+    return None if game.is_terminal(state) else (tuple(moves), state)
+
+
+_RANDOM_ATTEMPTS = 1000  # draws per opening before the game is deemed to end too soon
 
 
 def random_openings(game: Any, plies: int, count: int, seed: int) -> tuple[tuple[str, ...], ...]:
@@ -346,17 +486,10 @@ def random_openings(game: Any, plies: int, count: int, seed: int) -> tuple[tuple
     openings = []
     for number in range(count):
         rng = random.Random(derive_seed(seed, "opening", number))
-        for _ in range(1000):
-            state = game.initial_state()
-            moves = []
-            for _ in range(plies):
-                if game.is_terminal(state):
-                    break
-                move = rng.choice(list(game.actions(state)))
-                moves.append(format_move(state, move))
-                state = game.result(state, move)
-            if not game.is_terminal(state):
-                openings.append(tuple(moves))
+        for _ in range(_RANDOM_ATTEMPTS):
+            line = _random_line(game, rng, plies, format_move)
+            if line is not None:
+                openings.append(line[0])
                 break
         else:
             raise OpeningError(
@@ -364,6 +497,79 @@ def random_openings(game: Any, plies: int, count: int, seed: int) -> tuple[tuple
                 f"ask for fewer plies"
             )
     return tuple(openings)
+
+
+BALANCE_ATTEMPTS = 200
+"""Random openings tried for each balanced opening before giving up."""
+
+
+def balance_score(game: Any, moves: Sequence[str], depth: int) -> int:
+    """The score, for the side to move, of a depth-``depth`` engine search after the
+    opening ``moves`` (a fresh engine, so the score depends on the position alone)."""
+    state = game.initial_state()
+    for text in moves:
+        state = notation.play(game, state, text)
+    try:
+        score = Engine(game).search(state, Limits(depth=depth)).score
+    except MissingCapabilityError as error:  # a depth-limited search needs evaluate()
+        raise OpeningError(f"balanced openings need a depth-limited search: {error}") from None
+    assert score is not None  # a depth limit lets every iteration complete
+    return int(score)
+
+
+def balanced_openings(
+    game: Any, plies: int, count: int, seed: int, *, depth: int, window: int
+) -> tuple[tuple[str, ...], ...]:
+    """Return ``count`` openings of ``plies`` random moves whose depth-``depth`` search
+    (:func:`balance_score`) scores within ``window`` of even, drawn from ``seed``.
+
+    As with :func:`random_openings`, opening ``i`` depends on ``seed`` and ``i`` alone.
+    Each opening gets :data:`BALANCE_ATTEMPTS` random tries; raises
+    :class:`OpeningError` when one finds none within the window."""
+    if plies < 0 or count < 1 or depth < 1 or window < 0:
+        raise OpeningError(
+            f"balanced openings need a count of 1 or more, 0 or more plies, a depth of 1 "
+            f"or more and a window of 0 or more, not {count} x {plies}, depth {depth}, "
+            f"window {window}"
+        )
+    format_move = notation.move_formatter(game)
+    openings = []
+    for number in range(count):
+        rng = random.Random(derive_seed(seed, "balanced", number))
+        for _ in range(BALANCE_ATTEMPTS):
+            line = _random_line(game, rng, plies, format_move)
+            if line is not None and abs(balance_score(game, line[0], depth)) <= window:
+                openings.append(line[0])
+                break
+        else:
+            raise OpeningError(
+                f"found {number} of {count} balanced openings of {plies} plies in game "
+                f"{game.info.name!r}: none of {BALANCE_ATTEMPTS} random tries for the next "
+                f"one scores within ±{window} at depth {depth}; widen the window or ask "
+                f"fewer plies"
+            )
+    return tuple(openings)
+
+
+def describe_opening(opening: Opening) -> str:
+    """An opening as written: its position, its moves, or ``(start)`` when empty."""
+    if isinstance(opening, Position):
+        return opening.text
+    return " ".join(opening) if opening else "(start)"
+
+
+def _check_opening(game: Any, opening: Opening) -> None:
+    """Raise :class:`OpeningError` unless ``opening`` can start a game of ``game``."""
+    if isinstance(opening, Position):
+        parse_position(game, opening.text)
+    else:
+        parse_opening(game, opening)
+
+
+def _opening_json(opening: Opening) -> list[str] | dict[str, str]:
+    """An opening in the record file's header: a list of moves (as headers have always
+    had) or ``{"position": text}``."""
+    return {"position": opening.text} if isinstance(opening, Position) else list(opening)
 
 
 # --------------------------------------------------------------------------- one game
@@ -393,16 +599,20 @@ def play_game(
     *,
     time_control: TimeControl | None = None,
     adjudication: Adjudication | None = None,
+    position: str | None = None,
 ) -> PlayedGame:
-    """Play one game between ``agents`` (player 0 first) after the ``opening`` moves.
+    """Play one game between ``agents`` (player 0 first) from ``position``
+    (in the game's notation; ``None``: the game's first position) after the
+    ``opening`` moves.
 
     An agent that crashes, returns an illegal move, or uses more than its
     ``time_limits`` entry plus ``time_margin`` seconds on a move loses the game; with a
     ``time_control`` each side's clock is kept instead of the ``time_limits``, and a
     side whose clock falls below ``-time_margin`` loses. ``adjudication`` ends the game
     on the agents' scores. The reason is recorded (see the module's notes).
-    ``opening`` must be legal (see :func:`parse_opening`)."""
-    state = game.initial_state()
+    ``opening`` must be legal (see :func:`parse_opening`) and ``position`` readable (see
+    :func:`parse_position`)."""
+    state = game.initial_state() if position is None else notation.parse_state(game, position)
     format_move = notation.move_formatter(game)
     moves: list[str] = []
     for text in opening:
@@ -556,7 +766,8 @@ class GameTask:
 
     ``specs`` are the agent specs of player 0 and player 1, ``seats`` the indices of
     those agents in the event, ``opening`` the index of the opening whose ``moves``
-    start the game; ``time_control`` and ``adjudication`` are the event's."""
+    start the game from the position ``start`` (``None``: the game's first);
+    ``time_control`` and ``adjudication`` are the event's."""
 
     index: int
     game: str
@@ -568,6 +779,7 @@ class GameTask:
     time_margin: float
     time_control: TimeControl | None = None
     adjudication: Adjudication = Adjudication()
+    start: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -579,8 +791,9 @@ class GameRecord:
     ``None`` for a draw or a void game), ``reason`` one of :data:`REASONS`,
     ``time_used`` each player's seconds and ``move_times`` the seconds of every move
     after the opening (to the microsecond, so that a record equals its JSON);
-    ``clocks`` each player's clock at the end, in a game on a time control (written
-    only then, so records without one read as before)."""
+    ``clocks`` each player's clock at the end, in a game on a time control, and
+    ``start`` the position the game started from when not the game's first (each
+    written only when set, so records without them read as before)."""
 
     index: int
     seats: tuple[int, int]
@@ -593,6 +806,7 @@ class GameRecord:
     move_times: tuple[float, ...]
     seed: int
     clocks: tuple[float, float] | None = None
+    start: str | None = None
 
     @property
     def void(self) -> bool:
@@ -618,7 +832,11 @@ class GameRecord:
 
     def to_json(self) -> str:
         """Write the record as one line of JSON."""
-        clocks = {"clocks": list(self.clocks)} if self.clocks is not None else {}
+        optional: dict[str, Any] = {}
+        if self.clocks is not None:
+            optional["clocks"] = list(self.clocks)
+        if self.start is not None:
+            optional["start"] = self.start
         return json.dumps(
             {
                 "type": "game",
@@ -633,7 +851,7 @@ class GameRecord:
                 "time_used": list(self.time_used),
                 "move_times": list(self.move_times),
                 "seed": self.seed,
-                **clocks,
+                **optional,
             },
             ensure_ascii=False,
         )
@@ -650,6 +868,7 @@ class GameRecord:
             if clocks is not None:
                 clock_first, clock_second = clocks
                 clocks = (float(clock_first), float(clock_second))
+            start = data.get("start")
             record = cls(
                 index=int(data["index"]),
                 seats=(int(first), int(second)),
@@ -662,6 +881,7 @@ class GameRecord:
                 move_times=tuple(float(t) for t in data["move_times"]),
                 seed=int(data["seed"]),
                 clocks=clocks,
+                start=None if start is None else str(start),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise RecordError(f"not a game record: {error!r} in {data!r}") from None
@@ -691,6 +911,7 @@ def _void_record(task: GameTask) -> GameRecord:
         time_used=(0.0, 0.0),
         move_times=(),
         seed=task.seed,
+        start=task.start,
     )
 
 
@@ -710,6 +931,7 @@ def play_task(task: GameTask) -> GameRecord:
             task.time_margin,
             time_control=task.time_control,
             adjudication=task.adjudication,
+            position=task.start,
         )
     finally:
         for agent in agents:
@@ -726,6 +948,7 @@ def play_task(task: GameTask) -> GameRecord:
         move_times=tuple(round(t, 6) for t in played.move_times),
         seed=task.seed,
         clocks=_rounded(played.clocks),
+        start=task.start,
     )
 
 
@@ -742,7 +965,8 @@ class Event:
     """A match (``kind="match"``, two agents) or a round robin (``"tournament"``).
 
     ``games`` is the number of games of every pairing; ``openings`` are move lists in
-    the game's notation (one empty opening plays from the start); ``time_control``
+    the game's notation (one empty opening plays from the start) or positions;
+    ``time_control``
     puts the games on a clock and ``adjudication`` ends them on the agents' scores
     (both off by default; see the module's notes)."""
 
@@ -750,7 +974,7 @@ class Event:
     game: str
     agents: tuple[str, ...]
     games: int
-    openings: tuple[tuple[str, ...], ...] = ((),)
+    openings: tuple[Opening, ...] = ((),)
     seed: int = 0
     time_margin: float = DEFAULT_TIME_MARGIN
     time_control: TimeControl | None = None
@@ -791,7 +1015,7 @@ class Event:
         for spec in self.agents:
             close_agent(make_agent(spec, seed=self.seed))
         for opening in self.openings:
-            parse_opening(game, opening)
+            _check_opening(game, opening)
         return game
 
     def pairings(self) -> list[tuple[int, int]]:
@@ -805,6 +1029,8 @@ class Event:
         tasks: list[GameTask] = []
         for round_number in range((self.games + 1) // 2):
             which = round_number % len(self.openings)
+            opening = self.openings[which]
+            position = opening if isinstance(opening, Position) else None
             colours = 2 if 2 * round_number + 1 < self.games else 1
             for reverse in range(colours):
                 for pair in pairings:
@@ -817,11 +1043,12 @@ class Event:
                             specs=(self.agents[seats[0]], self.agents[seats[1]]),
                             seats=seats,
                             opening=which,
-                            moves=self.openings[which],
+                            moves=() if isinstance(opening, Position) else opening,
                             seed=derive_seed(self.seed, index),
                             time_margin=self.time_margin,
                             time_control=self.time_control,
                             adjudication=self.adjudication,
+                            start=position.text if position is not None else None,
                         )
                     )
         return tasks
@@ -841,7 +1068,7 @@ class Event:
             "game": self.game,
             "agents": list(self.agents),
             "games": self.games,
-            "openings": [list(o) for o in self.openings],
+            "openings": [_opening_json(o) for o in self.openings],
             "seed": self.seed,
             "time_margin": self.time_margin,
             **optional,
@@ -1193,6 +1420,15 @@ def tally(
         if agent in record.seats and (opponent is None or opponent in record.seats):
             counts[record.points(agent)] += 1
     return counts[1.0], counts[0.5], counts[0.0]
+
+
+def opening_tally(records: Sequence[GameRecord], agent: int) -> dict[int, tuple[int, int, int]]:
+    """The wins, draws and losses of ``agent`` (see :func:`tally`) from each opening,
+    by the opening's index in the event, for the openings the records played."""
+    by_opening: dict[int, list[GameRecord]] = {}
+    for record in records:
+        by_opening.setdefault(record.opening, []).append(record)
+    return {which: tally(games, agent) for which, games in sorted(by_opening.items())}
 
 
 def crosstable(

@@ -13,11 +13,22 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
-from zerosum.arena import match_pairs, match_sprt, read_records, tally
+from zerosum.arena import (
+    balance_score,
+    epd_to_fen,
+    match_pairs,
+    match_sprt,
+    read_header,
+    read_records,
+    tally,
+)
 from zerosum.cli import main
+from zerosum.cli.match import DEFAULT_BALANCE_DEPTH
+from zerosum.games import registry
 from zerosum.ratings import SprtSettings, elo_estimate
 
 
@@ -604,3 +615,144 @@ def test_agreeing_engines_adjudicate_a_tournament(
     }
     assert [(r.reason, r.winner, len(r.moves)) for r in records] == [("adjudicated", None, 3)] * 2
     assert "adjudicated: 2 of 2 games (adjudicated 2)" in out
+
+
+# the results from each opening, from the saved records: {opening as written: w, d, l}
+def opening_rows(out: str) -> dict[str, list[str]]:
+    """The per-opening table's rows by opening: games, points, score, wins, draws,
+    losses (the opening is the text between the row number and the six numbers)."""
+    lines = out.split("per opening (", 1)[1].splitlines()[3:]
+    rows = {}
+    for line in lines:
+        cells = line.split()
+        if not cells or not cells[0].isdigit():
+            break
+        rows[" ".join(cells[1:-6])] = cells[-6:]
+    return rows
+
+
+def expected_rows(records: list[Any], openings: list[Any]) -> dict[str, list[str]]:
+    """The same rows counted from the records."""
+    rows = {}
+    for which, opening in enumerate(openings):
+        games = [r for r in records if r.opening == which]
+        wins, draws, losses = tally(games, 0)
+        points = wins + draws / 2
+        text = opening["position"] if isinstance(opening, dict) else " ".join(opening)
+        share = f"{points / len(games):.1%}"
+        rows[text or "(start)"] = [
+            str(len(games)),
+            f"{points:g}",
+            share,
+            *map(str, (wins, draws, losses)),
+        ]
+    return rows
+
+
+CHESS = registry.make("chess")
+
+# chess positions whose halfmove clocks end random games within a few plies
+EPD = (
+    '4k3/8/8/8/8/8/8/R3K3 w - - bm Ra8+; hmvc 98; fmvn 60; id "rook";\n'
+    '7k/8/8/3q4/8/8/8/K7 b - - id "queen"; hmvc 99;\n'
+    "4k3/8/8/8/8/8/8/3QK3 w - - hmvc 99;\n"
+)
+
+
+def test_match_samples_an_epd_suite_and_shows_each_opening(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    suite = tmp_path / "suite.epd"
+    suite.write_text(EPD, encoding="utf-8")
+    path = tmp_path / "m.jsonl"
+    base: tuple[str, ...] = ("match", "chess", "random", "random:name=b", "--openings", str(suite))
+    base += ("--sample", "2", "--workers", "1", "--output", str(path))
+    code, out, err = run(capsys, *base, "--games", "4", "--seed", "5")
+    assert (code, err) == (0, "")
+    header, records = read_records(path)
+    fens = [o["position"] for o in header["openings"]]
+    assert len(set(fens)) == 2 and ", 2 opening(s)" in out
+    assert set(fens) <= {
+        CHESS.format_state(CHESS.parse_state(epd_to_fen(line))) for line in EPD.splitlines()
+    }
+    assert [r.start for r in records] == [fens[0], fens[0], fens[1], fens[1]]
+    assert opening_rows(out) == expected_rows(records, header["openings"])
+    # resumed and extended: the same sample (the seed is read back), the table from all
+    code, out, err = run(capsys, *base, "--games", "6", "--resume")
+    assert (code, err) == (0, "")
+    header, records = read_records(path)
+    assert [o["position"] for o in header["openings"]] == fens and len(records) == 6
+    assert opening_rows(out) == expected_rows(records, header["openings"])
+    # another seed draws another order from the same suite
+    code, out, _ = run(capsys, *base[:-1], str(tmp_path / "n.jsonl"), "--games", "4", "--seed", "6")
+    assert code == 0
+    assert [o["position"] for o in read_header(tmp_path / "n.jsonl")["openings"]] != fens
+
+
+def test_the_per_opening_table_shows_for_one_opening_only_when_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base: tuple[str, ...] = ("match", "tictactoe", "random", "engine:depth=1", "--games", "4")
+    base += ("--seed", "2", "--workers", "1")
+    code, out, _ = run(capsys, *base, "--output", str(tmp_path / "a.jsonl"))
+    assert code == 0 and "per opening" not in out
+    path = tmp_path / "b.jsonl"
+    code, out, _ = run(capsys, *base, "--output", str(path), "--per-opening")
+    header, records = read_records(path)
+    assert code == 0 and opening_rows(out) == expected_rows(records, header["openings"])
+    assert list(opening_rows(out)) == ["(start)"]
+
+
+def test_match_with_balanced_openings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "m.jsonl"
+    code, out, err = run(
+        capsys,
+        "match",
+        "connect4",
+        "random",
+        "engine:depth=1",
+        "--balanced-openings",
+        "3",
+        "--balance-window",
+        "25",
+        "--games",
+        "4",
+        "--seed",
+        "9",
+        "--workers",
+        "1",
+        "--output",
+        str(path),
+    )
+    assert (code, err) == (0, "")
+    header, records = read_records(path)
+    game = registry.make("connect4")
+    assert len(header["openings"]) == 2 and all(len(o) == 3 for o in header["openings"])
+    for moves in header["openings"]:
+        assert abs(balance_score(game, moves, DEFAULT_BALANCE_DEPTH)) <= 25
+    assert opening_rows(out) == expected_rows(records, header["openings"])
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--sample", "2"], "--sample and --openings-format need --openings FILE"),
+        (["--openings", "{suite}", "--sample", "4"], "cannot sample 4 opening"),
+        (["--openings", "{suite}", "--openings-format", "fen"], "opening format 'fen'"),
+        (["--openings", "{suite}", "--openings-format", "moves"], "suite.epd, line 1: opening"),
+        (
+            ["--balanced-openings", "2", "--balance-window", "-1"],
+            "--balance-window: '-1' is negative",
+        ),
+    ],
+)
+def test_bad_opening_options_are_one_line_errors(
+    extra: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    suite = tmp_path / "suite.epd"
+    suite.write_text(EPD, encoding="utf-8")
+    argv = ["match", "chess", "random", "random:name=b", "--output", str(tmp_path / "o.jsonl")]
+    code, out, err = run(capsys, *argv, *(word.format(suite=suite) for word in extra))
+    assert (code, out) == (2, "")
+    assert message in err and err.count("\n") == 1
+    assert not (tmp_path / "o.jsonl").exists()

@@ -20,6 +20,15 @@ and a side that overruns it by more than ``--time-margin`` loses on time.
 ``--resign-score CP`` (with ``--resign-moves N``) and ``--draw-score CP`` (with
 ``--draw-moves N --draw-after M``) end games early when both agents' scores agree
 (:class:`zerosum.arena.Adjudication`); both are off unless given.
+
+Openings: ``--openings FILE`` reads a suite, one opening a line, in the format
+``--openings-format`` names (``moves``, ``positions`` such as FEN, or ``epd``; by
+default ``epd`` for a ``.epd`` file, ``positions`` for ``.fen``, else ``moves``), and
+``--sample N`` plays N of them drawn without replacement by the seed.
+``--random-openings K`` plays K random plies, and ``--balanced-openings K`` only those
+random openings that a ``--balance-depth`` search scores within ``--balance-window``
+of even. Each opening is played with colours swapped; a match with more than one
+opening (or ``--per-opening``) ends with a table of the results from each.
 """
 
 from __future__ import annotations
@@ -36,6 +45,13 @@ from zerosum.cli.common import UsageError, count, table
 
 DEFAULT_GAMES = 10
 """Games per pairing when ``--games`` is not given."""
+
+DEFAULT_BALANCE_DEPTH = 3
+"""The depth of the search that judges ``--balanced-openings``: short, as it runs once
+per candidate opening."""
+
+DEFAULT_BALANCE_WINDOW = 50
+"""How far from even (in the game's score units) a balanced opening may score."""
 
 
 def _non_negative(text: str) -> float:
@@ -65,10 +81,47 @@ def _common(parser: argparse.ArgumentParser, per: str) -> None:
     )
     openings = parser.add_mutually_exclusive_group()
     openings.add_argument(
-        "--openings", metavar="FILE", help="one opening a line, moves in the game's notation"
+        "--openings",
+        metavar="FILE",
+        help="one opening a line: moves in the game's notation, or positions "
+        "(see --openings-format)",
     )
     openings.add_argument(
         "--random-openings", metavar="K", type=count, help="openings of K random plies"
+    )
+    openings.add_argument(
+        "--balanced-openings",
+        metavar="K",
+        type=count,
+        help="openings of K random plies that a short search scores close to even",
+    )
+    parser.add_argument(
+        "--openings-format",
+        # checked by the arena (one error listing the formats), so that building the
+        # parser does not import it
+        metavar="moves|positions|epd",
+        help="the --openings file's format (default: epd for .epd, positions for .fen, else moves)",
+    )
+    parser.add_argument(
+        "--sample",
+        type=_positive,
+        metavar="N",
+        help="play N openings of the --openings file, drawn without replacement by the seed",
+    )
+    parser.add_argument(
+        "--balance-depth",
+        type=_positive,
+        default=DEFAULT_BALANCE_DEPTH,
+        metavar="D",
+        help=f"the search depth that judges balanced openings (default {DEFAULT_BALANCE_DEPTH})",
+    )
+    parser.add_argument(
+        "--balance-window",
+        type=count,
+        default=DEFAULT_BALANCE_WINDOW,
+        metavar="W",
+        help="keep balanced openings scored within W of even, in the game's score units "
+        f"(default {DEFAULT_BALANCE_WINDOW})",
     )
     parser.add_argument("--seed", type=int, help="the seed of games and openings (default: new)")
     parser.add_argument(
@@ -149,6 +202,11 @@ def register(commands: Any) -> None:
     match.add_argument("first", metavar="A", help="the first agent spec")
     match.add_argument("second", metavar="B", help="the second agent spec")
     match.add_argument(
+        "--per-opening",
+        action="store_true",
+        help="show the results from each opening even when there is only one",
+    )
+    match.add_argument(
         "--sprt",
         nargs="+",
         metavar="KEY=VALUE",
@@ -197,10 +255,24 @@ def _event(args: argparse.Namespace, kind: str, agents: Sequence[str]) -> tuple[
     if seed is None:
         seed = secrets.randbelow(1 << 31)
     pairs = (args.games + 1) // 2
+    if args.openings is None and (args.sample is not None or args.openings_format is not None):
+        raise UsageError("--sample and --openings-format need --openings FILE")
+    openings: tuple[Any, ...]
     if args.openings is not None:
-        openings = arena.load_openings(game, args.openings)
+        openings = arena.load_openings(game, args.openings, args.openings_format)
+        if args.sample is not None:
+            openings = arena.sample_openings(openings, args.sample, seed)
     elif args.random_openings is not None:
         openings = arena.random_openings(game, args.random_openings, pairs, seed)
+    elif args.balanced_openings is not None:
+        openings = arena.balanced_openings(
+            game,
+            args.balanced_openings,
+            pairs,
+            seed,
+            depth=args.balance_depth,
+            window=args.balance_window,
+        )
     else:
         openings = ((),)
     margin = args.time_margin if args.time_margin is not None else arena.DEFAULT_TIME_MARGIN
@@ -369,10 +441,28 @@ def run_match(args: argparse.Namespace) -> None:
         print(
             f"SPRT {settings.describe()}: {result.describe()} after {pairs.pairs} pairs: {verdict}"
         )
+    if len(event.openings) > 1 or args.per_opening:
+        print(_per_opening(event, records))
     note = _adjudicated(records)
     if note:
         print(note)
     print(f"games saved to {output}")
+
+
+def _per_opening(event: Any, records: Sequence[Any]) -> str:
+    """The table of the first agent's results from each opening the records played."""
+    from zerosum import arena
+
+    rows = []
+    for which, (wins, draws, losses) in arena.opening_tally(records, 0).items():
+        games = wins + draws + losses
+        points = wins + draws / 2
+        share = f"{points / games:.1%}" if games else "-"
+        opening = arena.describe_opening(event.openings[which])
+        rows.append((which + 1, opening, games, f"{points:g}", share, wins, draws, losses))
+    first = event.labels[0]
+    header = ("#", "opening", "games", f"{first} points", "score", "wins", "draws", "losses")
+    return f"per opening ({first}'s results):\n" + table(rows, header)
 
 
 def _half_width(estimate: Any) -> str:
