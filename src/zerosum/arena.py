@@ -966,9 +966,9 @@ class Event:
 
     ``games`` is the number of games of every pairing; ``openings`` are move lists in
     the game's notation (one empty opening plays from the start) or positions;
-    ``time_control``
-    puts the games on a clock and ``adjudication`` ends them on the agents' scores
-    (both off by default; see the module's notes)."""
+    ``time_control`` puts the games on a clock and ``adjudication`` ends them on the
+    agents' scores (both off by default; see the module's notes); ``sprt`` is the text
+    of the SPRT settings that may stop a match, kept in the header for readers."""
 
     kind: str
     game: str
@@ -979,6 +979,7 @@ class Event:
     time_margin: float = DEFAULT_TIME_MARGIN
     time_control: TimeControl | None = None
     adjudication: Adjudication = Adjudication()
+    sprt: str | None = None
     labels: tuple[str, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -1055,12 +1056,16 @@ class Event:
 
     def header(self) -> dict[str, Any]:
         """The first line of the record file: what defines the event (a time control
-        and an adjudication only when set, so that headers without them read as before)."""
+        and an adjudication only when set, so that headers without them read as before),
+        and the settings of the SPRT that may stop it, for readers of the file (the
+        charts); a resumed run writes its own, as they do not change the games."""
         optional: dict[str, Any] = {}
         if self.time_control is not None:
             optional["time_control"] = self.time_control.format()
         if self.adjudication.active:
             optional["adjudication"] = self.adjudication.to_json()
+        if self.sprt is not None:
+            optional["sprt"] = self.sprt
         return {
             "type": "header",
             "version": RECORD_VERSION,

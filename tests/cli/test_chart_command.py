@@ -119,6 +119,24 @@ def test_the_llr_chart_reads_the_settings_from_the_header(
     assert title is not None and title.text is not None and "elo0=-10 elo1=10" in title.text
 
 
+def test_a_match_run_with_an_sprt_leaves_its_settings_for_the_chart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = tmp_path / "sprt.jsonl"
+    argv = "match tictactoe engine:depth=1 random --games 4 --workers 1 --seed 5 --output"
+    code, _, err = run(capsys, *argv.split(), str(records), "--sprt", "elo0=0", "elo1=20")
+    assert code == 0, err
+    assert '"sprt": "elo0=0 elo1=20' in records.read_text().splitlines()[0]
+    out = tmp_path / "llr.svg"
+    code, _, err = run(capsys, "chart", str(records), "--out", str(out), "--kind", "llr")
+    assert (code, err) == (0, "")
+    (line,) = of_class(out, "polyline", "llr")
+    _, played = read_records(records)
+    assert len(line.attrib["points"].split()) == match_pairs(played).pairs + 1
+    title = ET.parse(out).getroot().find(f"{SVG}title")
+    assert title is not None and title.text is not None and "elo0=0 elo1=20" in title.text
+
+
 def test_the_elo_chart_has_a_point_per_game(
     match_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

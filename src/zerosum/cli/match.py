@@ -34,6 +34,7 @@ opening (or ``--per-opening``) ends with a table of the results from each.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import secrets
 import sys
@@ -395,6 +396,8 @@ def run_match(args: argparse.Namespace) -> None:
         except RatingError as error:
             raise UsageError(f"--sprt: {error}") from None
     event, game = _event(args, "match", (args.first, args.second))
+    if settings is not None:
+        event = dataclasses.replace(event, sprt=settings.describe())
     output = _output(args, "match", game)
     first, second = event.labels
 
