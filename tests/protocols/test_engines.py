@@ -81,7 +81,11 @@ def test_lines_go_both_ways_and_stderr_is_kept(echo: EngineProcess) -> None:
     assert echo.expect(lambda line: line if line.startswith("echo") else None, PATIENCE, "x") == (
         "echo hello"
     )
-    assert "stderr: a warning" in echo.last_lines
+    # standard error has a reader of its own: its line arrives in its own time
+    deadline = soon()
+    while "stderr: a warning" not in echo.last_lines:
+        assert time.monotonic() < deadline, echo.last_lines
+        time.sleep(0.01)
     assert echo.pid is not None and alive(echo.pid)
 
 

@@ -417,6 +417,11 @@ class EngineProcess:
                 status = process.wait(QUIT_GRACE)  # it closed its output: it is exiting
             except subprocess.TimeoutExpired:
                 status = None
+        if status is not None:
+            # it exited: its readers reach the end of both streams at once, and what it
+            # wrote last (on standard error, most often) belongs in the message
+            for thread in self._threads:
+                thread.join(QUIT_GRACE)
         if status is None:
             how = "closed its output"
         elif status < 0:
