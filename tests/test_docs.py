@@ -60,6 +60,7 @@ DOCUMENTS = (
     "docs/tutorial.md",
     "docs/tutorial.zh.md",
     "docs/games.md",
+    "docs/arena.md",
 )
 """The documents whose blocks are run, relative to the project root."""
 

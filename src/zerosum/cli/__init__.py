@@ -31,6 +31,7 @@ COMMAND_MODULES = (
     "zerosum.cli.grundy",
     "zerosum.cli.match",
     "zerosum.cli.chart",
+    "zerosum.cli.pgn",
     "zerosum.cli.bench",
     "zerosum.cli.serve",
     "zerosum.cli.gomocup",
