@@ -28,6 +28,7 @@ COMMAND_MODULES = (
     "zerosum.cli.play",
     "zerosum.cli.tree",
     "zerosum.cli.solve",
+    "zerosum.cli.perft",
     "zerosum.cli.grundy",
     "zerosum.cli.match",
     "zerosum.cli.chart",

@@ -8,7 +8,7 @@ an optional extra (PGN, opening books, tablebases) and the oracle of the tests.
 
 from __future__ import annotations
 
-from zerosum.games.chess import notation
+from zerosum.games.chess import notation, rules
 from zerosum.games.chess.evaluation import evaluate
 from zerosum.games.chess.rules import START, ChessRules, State
 
@@ -42,6 +42,12 @@ class Chess(ChessRules):
     def format_move(self, state: State, action: int) -> str:
         """Write ``action`` in SAN, with ``+`` and ``#`` marks."""
         return notation.format_san(state, action)
+
+    def perft(self, state: State, depth: int) -> int:
+        """Count the move paths of ``depth`` plies by perft's rules (no draws), counting
+        the last ply's moves without making them: the hook :func:`zerosum.search.perft.perft`
+        calls."""
+        return rules.perft(state, depth)
 
     def format_uci(self, state: State, action: int) -> str:
         """Write ``action`` in UCI notation (Chess960 castling when ``chess960``)."""
