@@ -33,7 +33,6 @@ External engines are agents too, each a protocol client over
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
@@ -41,7 +40,7 @@ from typing import Any, Protocol, runtime_checkable
 from zerosum import notation
 from zerosum.game import IllegalMoveError, InvalidMoveError, describe_state
 from zerosum.search.clock import budget
-from zerosum.search.engine import Engine, EngineOptions, EngineResult, Limits, StopSignal
+from zerosum.search.engine import Engine, EngineOptions, EngineResult, Limits
 
 __all__ = [
     "Agent",
@@ -115,19 +114,6 @@ _LEAST_THINKING = 0.001
 enough for the quickest move the engine has, as a time limit must be positive."""
 
 
-class _SoftStop:
-    """A search's stop signal: set at the end of the soft budget, or when the agent's
-    own signal (``outer``, from its limits) is."""
-
-    def __init__(self, outer: StopSignal | None) -> None:
-        self.outer = outer
-        self.expired = False
-
-    def is_set(self) -> bool:
-        """Whether the search should stop now."""
-        return self.expired or (self.outer is not None and self.outer.is_set())
-
-
 class SearchAgent:
     """Plays the engine's best move under ``limits`` (and ``options``).
 
@@ -175,30 +161,17 @@ class SearchAgent:
         return self.last.best_move
 
     def _on_clock(self, engine: Engine, state: Any, reading: ClockReading) -> EngineResult:
-        """Deepen until the hard budget stops the search, or an iteration ends past the
-        soft budget: the next would most likely not finish in time."""
+        """Search within the clock's budget: the hard one as the time limit, the soft one
+        as the moment after which no new iteration starts."""
         given = budget(reading.own, reading.increment, reading.moves_to_go)
-        stop = _SoftStop(self.limits.stop)
         limits = Limits(
             depth=self.limits.depth,
             nodes=self.limits.nodes,
             time=max(given.hard, _LEAST_THINKING),
-            stop=stop,
+            stop=self.limits.stop,
+            soft_time=given.soft,
         )
-        start = time.perf_counter()
-        iterations = engine.iterate(state, limits)
-        last = None
-        while True:
-            try:
-                last = next(iterations)
-            except StopIteration as finished:
-                stats = finished.value
-                break
-            # rather than dropping the generator, stop it: it then returns its statistics
-            stop.expired = time.perf_counter() - start >= given.soft
-        if last is None:  # not even the first iteration ended in time
-            return EngineResult(engine.root_moves(state)[0], None, (), None, stats)
-        return EngineResult(last.best_move, last.score, last.pv, None, stats)
+        return engine.search(state, limits)
 
     def reset(self) -> None:
         """Forget every game's table and clock: the next game starts fresh."""

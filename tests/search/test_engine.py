@@ -893,3 +893,14 @@ def test_window_searches_follow_the_table_through_other_searches() -> None:
     engine.reset()
     assert engine.search_window(state, -1, 0).score == before
     assert Engine(game).search_window(state, -1, 0).score == before
+
+
+def test_no_iteration_starts_after_the_soft_time() -> None:
+    game = Connect4()
+    state = game.initial_state()
+    # past the soft time at once: the first completed iteration is the last
+    reports = list(Engine(game).iterate(state, Limits(time=60, soft_time=0)))
+    assert [r.depth for r in reports] == [1]
+    assert Engine(game).search(state, Limits(depth=4, soft_time=60)).stats.depth == 4
+    with pytest.raises(ValueError, match="soft time"):
+        Limits(soft_time=-1)

@@ -203,12 +203,15 @@ class Limits:
 
     Every limit is optional; with none, the search runs until the game is solved from
     the root. ``stop`` is a :class:`StopSignal` (a :class:`threading.Event`, say) that another
-    thread or process may set."""
+    thread or process may set. ``soft_time`` is a clock's soft budget
+    (:func:`zerosum.search.clock.budget`): no new iteration starts once it has passed,
+    since the next would most likely not finish before ``time``, the hard limit."""
 
     depth: int | None = None
     nodes: int | None = None
     time: float | None = None
     stop: StopSignal | None = None
+    soft_time: float | None = None
 
     def __post_init__(self) -> None:
         if self.depth is not None and not 1 <= self.depth <= MAX_PLY:
@@ -217,6 +220,8 @@ class Limits:
             raise ValueError(f"node limit must be at least 1, not {self.nodes}")
         if self.time is not None and not self.time > 0:
             raise ValueError(f"time limit must be a positive number of seconds, not {self.time}")
+        if self.soft_time is not None and not self.soft_time >= 0:
+            raise ValueError(f"soft time must be 0 or more seconds, not {self.soft_time}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -1185,6 +1190,8 @@ class Engine:
                 else None,
             )
             if solved or depth >= last_depth:
+                break
+            if limits.soft_time is not None and elapsed >= limits.soft_time:
                 break
             depth += 1
         nodes, cutoffs, hits, probes, seldepth, _ = searcher.counts()
