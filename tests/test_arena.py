@@ -781,11 +781,30 @@ def test_adjudicated_games_are_recorded_and_counted(tmp_path: Path) -> None:
     assert header["adjudication"]["draw_score"] == 0 and again == records
 
 
+def test_the_move_limit_draws_a_game_still_going_and_no_finished_one() -> None:
+    agents = [RandomAgent(1), RandomAgent(2)]
+    capped = play_game(GAME, agents, ("a1", "b1"), adjudication=Adjudication(max_moves=4))
+    assert (capped.winner, capped.reason, len(capped.moves)) == (None, "adjudicated", 4)
+    assert capped.detail == "drawn: the move limit of 4"
+    # X wins with its fifth move, the ninth of the game: the game's own end comes first
+    won = play_game(
+        GAME,
+        agents,
+        ("a1", "b1", "a2", "b2", "c3", "c2", "b3", "c1", "a3"),
+        adjudication=Adjudication(max_moves=9),
+    )
+    assert (won.winner, won.reason) == (0, "end")
+    assert Adjudication(max_moves=4).to_json()["max_moves"] == 4
+    assert "max_moves" not in Adjudication(draw_score=0).to_json()  # old headers read alike
+
+
 def test_bad_adjudications_are_refused() -> None:
     with pytest.raises(ArenaError, match="resign_score must be 0 or more"):
         Adjudication(resign_score=-1)
     with pytest.raises(ArenaError, match="must be at least 1"):
         Adjudication(draw_score=5, draw_moves=0)
+    with pytest.raises(ArenaError, match="max_moves must be at least 1"):
+        Adjudication(max_moves=0)
 
 
 # --------------------------------------------------------------------------- opening suites

@@ -51,7 +51,11 @@ search result in ``last`` (the engine) report a score after each move. When both
 agree for ``resign_moves`` moves each that one side is lost by ``resign_score`` or
 more, that side loses; when both see a score within ``draw_score`` of zero for
 ``draw_moves`` moves each once ``draw_after`` moves have been played, the game is
-drawn. Either way the reason is ``adjudicated``; an agent without a score never agrees.
+drawn. A game still going after ``max_moves`` moves (every move, the opening's too) is
+drawn, as cutechess-cli's and fastchess's move limit does, whatever the scores. Either
+way the reason is ``adjudicated``; an agent without a score never agrees. The game's own
+rules (chess's fifty-move rule, repetition and insufficient material) always end a game
+before any of these.
 
 **Records.** A run writes JSON lines: a header (``"type": "header"``, the event's
 definition) and then one record per game as it finishes (:class:`GameRecord`: the
@@ -270,13 +274,15 @@ class Adjudication:
 
     Scores are in the game's units, for the side that reports them; a rule whose score
     is ``None`` is off, and so is the whole adjudication by default. ``draw_after``
-    counts every move of the game, the opening's too."""
+    and ``max_moves`` (``None``: no limit) count every move of the game, the opening's
+    too."""
 
     resign_score: int | None = None
     resign_moves: int = 3
     draw_score: int | None = None
     draw_moves: int = 8
     draw_after: int = 0
+    max_moves: int | None = None
 
     def __post_init__(self) -> None:
         for name in ("resign_score", "draw_score"):
@@ -288,21 +294,31 @@ class Adjudication:
                 "adjudication: resign_moves and draw_moves must be at least 1 and "
                 "draw_after 0 or more"
             )
+        if self.max_moves is not None and self.max_moves < 1:
+            raise ArenaError(f"adjudication: max_moves must be at least 1, not {self.max_moves}")
 
     @property
     def active(self) -> bool:
-        """Whether either rule is on."""
-        return self.resign_score is not None or self.draw_score is not None
+        """Whether any rule is on."""
+        return (
+            self.resign_score is not None
+            or self.draw_score is not None
+            or self.max_moves is not None
+        )
 
     def to_json(self) -> dict[str, int | None]:
-        """The settings as a JSON object, for the record file's header."""
-        return {
+        """The settings as a JSON object, for the record file's header (the move limit
+        only when set, so that headers written before it existed read the same)."""
+        settings = {
             "resign_score": self.resign_score,
             "resign_moves": self.resign_moves,
             "draw_score": self.draw_score,
             "draw_moves": self.draw_moves,
             "draw_after": self.draw_after,
         }
+        if self.max_moves is not None:
+            settings["max_moves"] = self.max_moves
+        return settings
 
 
 def derive_seed(seed: int, *parts: object) -> int:
@@ -691,6 +707,12 @@ def play_game(
             verdict = _by_scores(rules, scores, len(moves), names)
             if verdict is not None:
                 return end(*verdict)
+            if (
+                rules.max_moves is not None
+                and len(moves) >= rules.max_moves
+                and not is_terminal(state)
+            ):
+                return end(None, "adjudicated", f"drawn: the move limit of {rules.max_moves}")
     final = outcome(game, state)
     assert final is not None
     return end(final.winner, "end", "")

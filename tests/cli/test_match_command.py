@@ -617,6 +617,20 @@ def test_agreeing_engines_adjudicate_a_tournament(
     assert "adjudicated: 2 of 2 games (adjudicated 2)" in out
 
 
+def test_a_move_limit_draws_long_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "m.jsonl"
+    code, out, err = run(
+        capsys,
+        *("match", "connect4", "random", "random:seed=5", "--games", "2", "--workers", "1"),
+        *("--max-moves", "6", "--output", str(path)),
+    )
+    assert (code, err) == (0, "")
+    header, records = read_records(path)
+    assert header["adjudication"]["max_moves"] == 6
+    assert [(r.reason, r.winner, len(r.moves)) for r in records] == [("adjudicated", None, 6)] * 2
+    assert "adjudicated: 2 of 2 games (adjudicated 2)" in out
+
+
 # the results from each opening, from the saved records: {opening as written: w, d, l}
 def opening_rows(out: str) -> dict[str, list[str]]:
     """The per-opening table's rows by opening: games, points, score, wins, draws,

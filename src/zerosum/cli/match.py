@@ -183,6 +183,13 @@ def _common(parser: argparse.ArgumentParser, per: str) -> None:
         metavar="M",
         help="... once M moves of the game, the opening's included, are played (default 0)",
     )
+    parser.add_argument(
+        "--max-moves",
+        type=_positive,
+        metavar="N",
+        help="adjudicate a draw when a game reaches N moves, the opening's included "
+        "(default: no limit)",
+    )
 
 
 def register(commands: Any) -> None:
@@ -287,6 +294,7 @@ def _event(args: argparse.Namespace, kind: str, agents: Sequence[str]) -> tuple[
         draw_score=args.draw_score,
         draw_moves=args.draw_moves,
         draw_after=args.draw_after,
+        max_moves=args.max_moves,
     )
     return arena.Event(
         kind=kind,
