@@ -173,7 +173,7 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(
         "chess",
         "zerosum.games.chess:Chess",
-        "chess: FEN positions, SAN or UCI moves (chess960=0|1)",
+        "chess: FEN positions, SAN or UCI moves (chess960=0|1, draws=1|0)",
     ),
     Entry(
         "nim",

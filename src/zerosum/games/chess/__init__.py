@@ -20,12 +20,14 @@ class Chess(ChessRules):
 
     ``chess960`` allows Chess960 castling rights in FEN (any rook on the home rank, in
     X-FEN or Shredder-FEN) and writes UCI castling as the king moving onto its rook; the
-    start position is the standard one either way (a Chess960 start comes as a FEN)."""
+    start position is the standard one either way (a Chess960 start comes as a FEN).
+    ``draws=False`` leaves out the fifty-move rule, repetition and insufficient material
+    (see :mod:`.rules`)."""
 
     chess960: bool
 
-    def __init__(self, chess960: bool = False) -> None:
-        super().__init__()
+    def __init__(self, chess960: bool = False, draws: bool = True) -> None:
+        super().__init__(draws)
         self.chess960 = bool(chess960)
 
     def evaluate(self, state: State) -> int:

@@ -41,7 +41,9 @@ with the same side to move, castling rights and en passant right, has now stood 
 board three times since the last capture, pawn move or the position the game was
 read from) and insufficient material (no pawn, rook or queen, and either at most one
 minor piece, or only bishops, all on squares of one colour: positions where no
-sequence of moves can mate).
+sequence of moves can mate). A game made with ``draws=False`` ends only in mate or
+stalemate: for matches that test how engines handle those draws themselves, with the
+arena's move limit to end a game that never does.
 """
 
 from __future__ import annotations
@@ -734,14 +736,17 @@ def insufficient_material(state: State) -> bool:
     return not state[4] & LIGHT_SQUARES or not state[4] & DARK_SQUARES
 
 
-def verdict(state: State, moves: list[int]) -> int | None:
+def verdict(state: State, moves: list[int], draws: bool = True) -> int | None:
     """Return the result for white of ``state`` whose legal moves are ``moves``: +1, -1,
-    0, or ``None`` while the game goes on (see the module notes for the draws)."""
+    0, or ``None`` while the game goes on (see the module notes for the draws, which
+    ``draws=False`` leaves out)."""
     if not moves:
         if is_check(state):
             return -1 if state[8] == WHITE else 1
         return 0
-    if state[11] >= 100 or state[14].count(state[13]) >= 2 or insufficient_material(state):
+    if draws and (
+        state[11] >= 100 or state[14].count(state[13]) >= 2 or insufficient_material(state)
+    ):
         return 0
     return None
 
@@ -770,9 +775,10 @@ class ChessRules:
     both need the move list."""
 
     info: GameInfo
+    draws: bool
     _last: tuple[State | None, list[int]]
 
-    def __init__(self) -> None:
+    def __init__(self, draws: bool = True) -> None:
         self.info = GameInfo(
             name="chess",
             title="Chess",
@@ -786,6 +792,7 @@ class ChessRules:
             ),
             score_unit="centipawns",
         )
+        self.draws = bool(draws)
         self._last = (None, [])
 
     def _moves(self, state: State) -> list[int]:
@@ -806,7 +813,7 @@ class ChessRules:
     def actions(self, state: State) -> list[int]:
         """Return the legal moves (a new list), none once the game is over."""
         moves = self._moves(state)
-        if verdict(state, moves) is not None:
+        if verdict(state, moves, self.draws) is not None:
             return []
         return list(moves)
 
@@ -816,11 +823,11 @@ class ChessRules:
 
     def is_terminal(self, state: State) -> bool:
         """Tell whether the game is over: mate, stalemate, or one of the three draws."""
-        return verdict(state, self._moves(state)) is not None
+        return verdict(state, self._moves(state), self.draws) is not None
 
     def utility(self, state: State, player: Player) -> int:
         """Return +1 if ``player`` has mated, -1 if mated, 0 for a draw."""
-        value = verdict(state, self._moves(state)) or 0
+        value = verdict(state, self._moves(state), self.draws) or 0
         return value if player == WHITE else -value
 
     def key(self, state: State) -> int:
@@ -829,7 +836,7 @@ class ChessRules:
 
     def noisy_actions(self, state: State) -> list[int]:
         """Return the legal captures (en passant included) and promotions."""
-        if verdict(state, self._moves(state)) is not None:
+        if verdict(state, self._moves(state), self.draws) is not None:
             return []
         them = state[0] if state[8] else state[1]
         ep, pawns = state[10], state[2]
