@@ -91,7 +91,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TextIO
 
 from zerosum import __version__
@@ -284,7 +284,12 @@ class GomocupBrain:
     iteration on or off; ``clock`` (seconds) measures the time of a move.
 
     ``last`` is the final search report of the latest move (``None`` when the move did
-    not come from a search)."""
+    not come from a search).
+
+    ``caps`` limits every search's depth and nodes on top of the manager's time (its
+    ``time`` is ignored), so that a match can pit the brain against itself at fixed nodes;
+    ``options`` replaces the engine's defaults (to compare settings), its table kept
+    within the manager's memory limit."""
 
     def __init__(
         self,
@@ -292,8 +297,12 @@ class GomocupBrain:
         *,
         messages: bool = True,
         clock: Callable[[], float] = time.perf_counter,
+        caps: Limits | None = None,
+        options: EngineOptions | None = None,
     ) -> None:
         self.messages = messages
+        self.caps = caps
+        self.options = options
         self.time = TimeControl()
         self.max_memory = 0
         self.rule = 0
@@ -559,7 +568,16 @@ class GomocupBrain:
     def _engine_for_game(self) -> Engine:
         size = table_entries(self.max_memory)
         if self._engine is None or self._table_size != size or self._engine.game is not self._game:
-            options = EngineOptions(table_size=size, poll_interval=POLL_INTERVAL)
+            chosen = self.options
+            options = (
+                EngineOptions(table_size=size, poll_interval=POLL_INTERVAL)
+                if chosen is None
+                else replace(
+                    chosen,
+                    table_size=min(chosen.table_size, size),
+                    poll_interval=min(chosen.poll_interval, POLL_INTERVAL),
+                )
+            )
             self._engine = Engine(self._game, options)
             self._table_size = size
         return self._engine
@@ -573,10 +591,12 @@ class GomocupBrain:
         low, high = THREAT_SCALE
         scale = min(max((budget or 0.0) / THREAT_SECONDS, low), high)
         game.threat_budgets = (horizon, int(vcf * scale), int(vct * scale))
+        caps = self.caps
         if budget is None:
-            limits = Limits(depth=1)
+            limits = caps if caps is not None else Limits(depth=1)
         else:
-            limits = Limits(time=max(budget - (clock() - started), FAST_SECONDS))
+            seconds = max(budget - (clock() - started), FAST_SECONDS)
+            limits = Limits(time=seconds) if caps is None else replace(caps, time=seconds)
         self.last = None
         for report in engine.iterate(state, limits):
             self.last = report
