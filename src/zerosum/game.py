@@ -25,7 +25,7 @@ from __future__ import annotations
 import reprlib
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Literal, Protocol, TypeVar, runtime_checkable
 
 __all__ = [
     "DRAW",
@@ -33,6 +33,7 @@ __all__ = [
     "MAX_PLY",
     "WIN",
     "WIN_THRESHOLD",
+    "BoardKind",
     "BoardView",
     "Drawable",
     "Evaluating",
@@ -58,6 +59,7 @@ __all__ = [
     "plies_to_end",
     "quoted",
     "win_in",
+    "winning_line",
 ]
 
 S = TypeVar("S")
@@ -240,10 +242,13 @@ class Game(Protocol[S, A]):
     protocols (:class:`Evaluating`, :class:`Keyed`, :class:`Notation`, :class:`Drawable`)
     or hooks the engine documents, all discovered once per search with ``getattr``,
     never per node: ``ordered_actions`` (move ordering), ``noisy_actions``
-    (quiescence), ``forced_win`` (the game's own threat search), and for exact solving
-    ``winning_action``, ``non_losing_actions``, ``score_bounds`` and ``remaining_plies``
-    (the most plies any line from a state can last, which bounds the win distances a
-    solver bisects over).
+    (quiescence), ``capture_value`` (the order of noisy moves, MVV-LVA in chess),
+    ``in_check`` and ``null_move`` (the selective search: check extensions, null-move
+    pruning, late-move reductions and futility pruning, only for games that say when
+    the side to move is in check), ``forced_win`` (the game's own threat search), and
+    for exact solving ``winning_action``, ``non_losing_actions``, ``score_bounds`` and
+    ``remaining_plies`` (the most plies any line from a state can last, which bounds the
+    win distances a solver bisects over).
     """
 
     info: GameInfo
@@ -318,24 +323,83 @@ class Notation(Protocol[S, A]):
         ...
 
 
+BoardKind = Literal["squares", "intersections", "columns", "heaps"]
+"""How a :class:`BoardView` is drawn: ``"squares"`` (pieces sit in cells: tic-tac-toe,
+chess, othello), ``"intersections"`` (stones sit where lines cross: gomoku, xiangqi),
+``"columns"`` (a click anywhere in a column drops a stone: connect four) or ``"heaps"``
+(each row is a heap or a row of counters, clicked to take from: Nim, the stone games)."""
+
+
 @dataclass(frozen=True, slots=True)
 class BoardView(Generic[A]):
-    """A picture of a grid game's state for graphical interfaces (the browser app).
+    """A picture of a board game's state for graphical interfaces (the browser app).
 
-    ``cells`` holds, row by row from the top, the player whose stone is on each cell
-    (``None`` for empty); ``targets`` maps a cell index to the legal move a click on it
-    plays (connect four maps every cell of a column to that column's move); ``last`` is
-    the cell of the latest move, if the state knows it."""
+    ``cells`` holds, row by row from the top, the player whose piece is on each cell
+    (``None`` for empty); ``pieces``, when not empty, names each cell's piece (``"K"``,
+    ``"n"``, ``""`` for a plain stone; a name on a cell of player ``None`` is a neutral
+    counter such as a pile's value). A move is made by one click or by two:
+
+    * ``targets`` maps a cell to the move a click on it plays (connect four maps every
+      cell of a column to that column's move);
+    * ``moves`` maps a from-cell to its destinations, each to the moves from one to the
+      other (several: the person chooses, as among a pawn's promotions).
+
+    ``last`` is the cell of the latest move and ``last_from`` where it started, when the
+    state knows them; ``line`` the cells of the line that won the game, if one did.
+    ``piece_set`` names the family of pictures the pieces' names stand for
+    (``"chess"``: FEN letters, upper case white); with none, a name is written on its
+    piece as it is. ``files`` label the columns from the left and ``ranks`` the rows
+    from the top. ``segments`` are extra lines drawn from one cell's centre to
+    another's (xiangqi's palace diagonals) and ``breaks`` the rows below which the inner
+    vertical lines stop (xiangqi's river)."""
 
     width: int
     height: int
     cells: tuple[Player | None, ...]
     targets: dict[int, A]
     last: int | None = None
+    kind: BoardKind = "squares"
+    pieces: tuple[str, ...] = ()
+    piece_set: str = ""
+    moves: dict[int, dict[int, tuple[A, ...]]] = field(default_factory=dict)
+    last_from: int | None = None
+    line: tuple[int, ...] = ()
+    files: tuple[str, ...] = ()
+    ranks: tuple[str, ...] = ()
+    segments: tuple[tuple[int, int], ...] = ()
+    breaks: tuple[int, ...] = ()
+
+
+def winning_line(
+    cells: Sequence[Player | None], width: int, height: int, length: int, *, exact: bool = False
+) -> tuple[int, ...]:
+    """Return the cells of the first run of ``length`` or more (exactly ``length`` when
+    ``exact``) of one player's pieces along a row, column or diagonal of a ``width`` x
+    ``height`` grid (cells row by row), or ``()`` when there is none: the line a board
+    highlights."""
+
+    def at(x: int, y: int) -> Player | None:
+        return cells[y * width + x] if 0 <= x < width and 0 <= y < height else None
+
+    for cell, owner in enumerate(cells):
+        if owner is None:
+            continue
+        x, y = cell % width, cell // width
+        for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            if at(x - dx, y - dy) == owner:
+                continue  # not the start of its run
+            run = []
+            rx, ry = x, y
+            while at(rx, ry) == owner:
+                run.append(ry * width + rx)
+                rx, ry = rx + dx, ry + dy
+            if len(run) == length or (len(run) > length and not exact):
+                return tuple(run)
+    return ()
 
 
 class Drawable(Protocol[S_contra, A]):
-    """A grid game that can describe a state as a :class:`BoardView`."""
+    """A board game that can describe a state as a :class:`BoardView`."""
 
     def board(self, state: S_contra) -> BoardView[A]:
         """Return the picture of ``state``."""

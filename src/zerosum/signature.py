@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from zerosum.games.chess import Chess
 from zerosum.games.connect4 import Connect4
 from zerosum.games.mnk import MNKGame, tictactoe
 from zerosum.games.tree import example
@@ -64,6 +65,10 @@ POSITIONS: tuple[SignaturePosition, ...] = (
     SignaturePosition("tree night-market", lambda: example("night-market"), "", None),
     SignaturePosition("tree night-market-2", lambda: example("night-market-2"), "", None),
     SignaturePosition("tree aima-5.2", lambda: example("aima-5.2"), "", None),
+    SignaturePosition("chess", Chess, "", 4),
+    SignaturePosition(
+        "chess", Chess, "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4", 3
+    ),
 )
 """The signature's positions, from the built-in games."""
 

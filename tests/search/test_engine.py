@@ -541,6 +541,48 @@ def test_quiescence_stands_pat_or_plays_on(tree: Any, depth: int, options: Engin
     assert Engine(game, off).search(0, Limits(depth=depth)).score == minimax_value(tree, depth)
 
 
+class Ranked(Noisy):
+    """A tree whose noisy moves the game ranks (last child first), as chess by MVV-LVA."""
+
+    def capture_value(self, state: int, move: int) -> int:
+        return move
+
+
+@settings(max_examples=60, deadline=None)
+@given(trees(estimates=True), st.integers(1, 4), option_sets())
+def test_ranked_noisy_moves_change_the_order_not_the_value(
+    tree: Any, depth: int, options: EngineOptions
+) -> None:
+    game = Ranked(TreeGame(tree))
+    assert Engine(game, options).search(0, Limits(depth=depth)).score == quiescent_value(
+        tree, depth
+    )
+
+
+SELECTIVE = ("capture_order", "check_extensions", "null_move", "lmr", "futility")
+
+
+@pytest.mark.parametrize(
+    ("game", "position", "depth"),
+    [(TICTACTOE, "x../.o./...", 4), (MNKGame(4, 4, 3), "", 5), (Connect4(), "4453", 6)],
+    ids=["tictactoe", "4x4", "connect4"],
+)
+def test_the_chess_switches_change_nothing_for_games_without_their_hooks(
+    game: Any, position: str, depth: int
+) -> None:
+    state = game.parse_state(position) if position else game.initial_state()
+    on = Engine(game).search(state, Limits(depth=depth))
+    off = Engine(game, EngineOptions(**dict.fromkeys(SELECTIVE, False))).search(
+        state, Limits(depth=depth)
+    )
+    assert (on.score, on.best_move, on.pv, on.stats.nodes) == (
+        off.score,
+        off.best_move,
+        off.pv,
+        off.stats.nodes,
+    )
+
+
 # ---------------------------------------------------------------- capabilities
 
 
