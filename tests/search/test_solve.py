@@ -18,6 +18,7 @@ from conftest import Bare, chain, minimax_value, shared_data, trees
 from zerosum.game import WIN, GameInfo, InvalidGameError
 from zerosum.games.connect4 import Connect4
 from zerosum.games.mnk import MNKGame, tictactoe
+from zerosum.games.othello import Othello
 from zerosum.games.tree import TreeGame
 from zerosum.search.engine import Engine, EngineOptions, Limits
 from zerosum.search.reference import negamax_alphabeta
@@ -361,3 +362,15 @@ def test_the_tree_estimate_is_knuths() -> None:
     assert estimate_tree(Cycle()).log10_tree == math.inf  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="at least one sample"):
         estimate_tree(TICTACTOE, samples=0)
+
+
+def test_root_scores_bound_each_move_by_its_own_range_not_the_roots() -> None:
+    # othello's score_bounds is exact at six empties: the root's narrow range is no bound
+    # on a worse move's child, whose value is seen from the other side
+    game = Othello()
+    state = game.parse_state("XXXXXOOOXXXXOXOXXOXXOOX-XXOXXOOXXOOXOXX-XXOXXXXOXXXOOOO-XXXXOX-- O")
+    hooked = solve(game, state, root_scores=True)
+    plain = solve(game, state, root_scores=True, options=EngineOptions(solver_hooks=False))
+    assert hooked.root_scores == plain.root_scores
+    assert hooked.root_scores is not None
+    assert hooked.root_scores[game.parse_move(state, "h3")] == -22

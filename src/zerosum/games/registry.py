@@ -176,6 +176,11 @@ ENTRIES: tuple[Entry, ...] = (
         "chess: FEN positions, SAN or UCI moves (chess960=0|1, draws=1|0)",
     ),
     Entry(
+        "othello",
+        "zerosum.games.othello:Othello",
+        "othello (reversi) on 8x8: moves d3 or pass, FFO/obf positions",
+    ),
+    Entry(
         "nim",
         "zerosum.games.nim:nim",
         "Nim, normal or misere play (heaps=3,4,5, misere=0|1)",

@@ -462,11 +462,12 @@ def solve(
                 pv = tuple(best)
             else:
                 pv = watch.search(state, score - 1, score + 1, 0).pv
-                ceiling = _score_range(game, engine, state)[1] if not win_loss else WIN
                 for move in moves:
                     child = game.result(state, move)
                     if root_scores:
-                        # no move beats the value, so the child is worth at least -score
+                        # no move beats the value, so the child is worth at least -score,
+                        # and at most what its own range allows (seen from its side)
+                        ceiling = WIN if win_loss else _score_range(game, engine, child)[1]
                         scores[move] = -_bisect(
                             partial(_null_window, probe, child, 1), -score, ceiling
                         )

@@ -1,0 +1,134 @@
+"""Othello: the rules (:mod:`.rules`), the checked layer (:mod:`.notation`) and an
+evaluation with move ordering (:mod:`.evaluation`), put together as one game,
+:class:`Othello`.
+
+Besides the protocol it offers the engine what exact endgame solving needs: a key made
+of both bitboards and the side to move, fastest-first move ordering
+(``ordered_actions``), and ``score_bounds``, which in the last few empties
+(:data:`EXACT_EMPTIES`) returns the exact final score found by a dedicated small solver
+(:func:`~zerosum.games.othello.rules.solve_exact`), so that the engine's far costlier
+nodes stop there.
+"""
+
+from __future__ import annotations
+
+from zerosum.game import BoardView
+from zerosum.games.bitboards import bit_indices
+from zerosum.games.othello import notation
+from zerosum.games.othello.evaluation import evaluate, ordered_children
+from zerosum.games.othello.rules import (
+    FULL,
+    PASS,
+    PASS_BIT,
+    START,
+    OthelloRules,
+    State,
+    result,
+    solve_exact,
+)
+
+__all__ = ["EXACT_EMPTIES", "START", "Othello", "State"]
+
+EXACT_EMPTIES = 6
+"""Up to this many empty squares, :meth:`Othello.score_bounds` gives the exact score."""
+
+_OPEN = (-64, 64)
+_CHILDREN_KEPT = 1 << 14  # children the ordering made that the search has not asked for
+_EXACT_KEPT = 1 << 18  # exact scores of small endgames, kept across a solver's probes
+
+
+class Othello(OthelloRules):
+    """Othello on the 8x8 board: moves ``d3`` or ``pass``, positions in the FFO/obf form,
+    scores as final disc differences (empties to the winner)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._children: dict[tuple[int, int, int], State] = {}
+        self._exact: dict[int, int] = {}
+
+    def evaluate(self, state: State) -> int:
+        """Return an estimate of the final disc difference for the side to move."""
+        return evaluate(state)
+
+    def ordered_actions(self, state: State) -> list[int]:
+        """Return the legal moves, most promising first (corners, fewest replies).
+
+        Ranking the moves makes every child; they are kept for :meth:`result`, which
+        the search calls next for the first of them."""
+        children = self._children
+        if len(children) > _CHILDREN_KEPT:
+            children.clear()
+        mover, opponent, side = state[0], state[1], state[2]
+        moves = []
+        for move, child in ordered_children(state):
+            children[mover, opponent, side << 7 | move] = child
+            moves.append(move)
+        return moves
+
+    def result(self, state: State, action: int) -> State:
+        """Return the state after ``action``; unchecked (the child made by
+        :meth:`ordered_actions` when there is one)."""
+        child = self._children.pop((state[0], state[1], state[2] << 7 | action), None)
+        return child if child is not None else result(state, action)
+
+    def score_bounds(self, state: State) -> tuple[int, int]:
+        """Return bounds on the final score for the side to move: the exact score,
+        twice, in the last :data:`EXACT_EMPTIES` empties, else the whole range."""
+        mover, opponent = state[0], state[1]
+        if 64 - (mover | opponent).bit_count() > EXACT_EMPTIES:
+            return _OPEN
+        key = mover << 64 | opponent
+        score = self._exact.get(key)
+        if score is None:
+            exact = self._exact
+            if len(exact) > _EXACT_KEPT:
+                exact.clear()
+            score = exact[key] = solve_exact(mover, opponent)
+        return score, score
+
+    def parse_move(self, state: State, text: str) -> int:
+        """Read a square (``d3``, either case) or a pass (``pass``, ``ps``, ``pa``).
+
+        Raises :class:`~zerosum.game.InvalidMoveError` for text that is no move and
+        :class:`~zerosum.game.IllegalMoveError` for an illegal one."""
+        return notation.parse_move(state, text)
+
+    def format_move(self, state: State, action: int) -> str:
+        """Write ``action`` as its square in lower case (``d3``), or ``pass``."""
+        return notation.format_move(state, action)
+
+    def parse_state(self, text: str) -> State:
+        """Read a position in the FFO/obf form; raises
+        :class:`~zerosum.game.InvalidStateError`."""
+        return notation.parse_state(text)
+
+    def format_state(self, state: State) -> str:
+        """Write ``state`` in the FFO/obf form: 64 squares and the side to move."""
+        return notation.format_state(state)
+
+    def render(self, state: State) -> str:
+        """Draw the board with coordinates, the disc count and the side to move."""
+        return notation.render(state)
+
+    def board(self, state: State) -> BoardView[int]:
+        """Return the picture of ``state`` for graphical interfaces: ``a1`` top left, a
+        click on a legal square plays there, and when the side to move must pass, a
+        click on any empty square passes."""
+        black, white = notation.colours(state)
+        cells = tuple(
+            0 if black >> square & 1 else 1 if white >> square & 1 else None for square in range(64)
+        )
+        moves = state[3]
+        if moves == PASS_BIT:
+            targets = dict.fromkeys(bit_indices(FULL ^ (black | white)), PASS)
+        else:
+            targets = {square: square for square in bit_indices(moves)}
+        return BoardView(
+            8,
+            8,
+            cells,
+            targets,
+            kind="squares",
+            files=tuple("abcdefgh"),
+            ranks=tuple("12345678"),
+        )

@@ -1,0 +1,423 @@
+"""Othello rules: bitboards in Python ints, moves by shifts, flips per move, passes as moves.
+
+**Board.** Squares are numbered ``a1 = 0, b1 = 1, ..., h1 = 7, a2 = 8, ..., h8 = 63``:
+the order of the FFO/obf position strings, with ``a1`` the top-left corner as othello
+boards are drawn. A set of squares is an int with bit ``s`` for square ``s``.
+
+**State.** A plain tuple ``(mover, opponent, side, moves)`` (see :data:`State`): the
+discs of the side to move and of the other side, the side to move (0 black, who moves
+first, 1 white), and the legal moves of the side to move as a set of squares, with
+:data:`PASS_BIT` standing for the pass when it is the only move, and 0 once the game is
+over. Discs are kept from the mover's point of view because negamax reads every node
+from there: the transition swaps the two sets. The moves are computed once, when the
+state is made, because every reader of a state needs them (``actions``,
+``is_terminal``, the engine's hooks): the transition has the new discs at hand.
+
+**Moves** are square numbers, and :data:`PASS` (64) is the pass: a side with no legal
+move has exactly one move, the pass, so the players alternate as the protocol asks. The
+game ends when neither side can move (a full board, a wiped-out colour or a blocked
+position).
+
+**Move generation** shifts the mover's discs along each of the eight directions through
+runs of the opponent's discs (at most six in a row), then onto an empty square; masks
+made at import keep the horizontal and diagonal shifts from wrapping around the edge.
+The flips of one move are found along the rays from its square, also made at import.
+
+**The score** is the final disc difference with the empty squares going to the winner,
+as the FFO endgame suite counts it: 40-20 with four empties is +24 for the winner's
+side.
+"""
+
+from __future__ import annotations
+
+from zerosum.game import GameInfo, Player
+from zerosum.games.bitboards import bit_indices
+
+__all__ = [
+    "BLACK",
+    "FULL",
+    "PASS",
+    "PASS_BIT",
+    "START",
+    "WHITE",
+    "OthelloRules",
+    "State",
+    "final_score",
+    "flips",
+    "make",
+    "mobility",
+    "perft",
+    "result",
+    "solve_exact",
+]
+
+BLACK = 0
+"""Black, the first player (``X`` in the FFO positions)."""
+WHITE = 1
+"""White, the second player (``O``)."""
+PASS = 64
+"""The pass: the one move of a side that has no other."""
+PASS_BIT = 1 << PASS
+"""The pass in a state's set of moves."""
+FULL = (1 << 64) - 1
+"""Every square."""
+
+_INNER = 0x7E7E7E7E7E7E7E7E
+_QUADRANTS = (
+    0x0F0F0F0F,
+    0xF0F0F0F0,
+    0x0F0F0F0F << 32,
+    0xF0F0F0F0 << 32,
+)  # files b to g: a shift sideways from them cannot wrap
+
+State = tuple[int, int, int, int]
+"""A position: ``(mover, opponent, side, moves)``, the discs of the side to move and of
+the other side, the side to move, and its legal moves (:data:`PASS_BIT` for a forced
+pass, 0 when the game is over)."""
+
+
+def mobility(mover: int, opponent: int) -> int:
+    """Return the squares where ``mover`` may play: an empty square from which a run of
+    ``opponent``'s discs ends on one of ``mover``'s, along any of the eight directions.
+
+    Each direction is six shift-and-mask steps (the longest run is six discs), unrolled:
+    in CPython a loop's bookkeeping would cost as much as the steps themselves."""
+    empty = FULL ^ (mover | opponent)
+    inner = opponent & _INNER
+    found = 0
+    t = inner & (mover << 1)
+    t |= inner & (t << 1)
+    t |= inner & (t << 1)
+    t |= inner & (t << 1)
+    t |= inner & (t << 1)
+    t |= inner & (t << 1)
+    found |= t << 1
+    t = inner & (mover >> 1)
+    t |= inner & (t >> 1)
+    t |= inner & (t >> 1)
+    t |= inner & (t >> 1)
+    t |= inner & (t >> 1)
+    t |= inner & (t >> 1)
+    found |= t >> 1
+    t = opponent & (mover << 8)
+    t |= opponent & (t << 8)
+    t |= opponent & (t << 8)
+    t |= opponent & (t << 8)
+    t |= opponent & (t << 8)
+    t |= opponent & (t << 8)
+    found |= t << 8
+    t = opponent & (mover >> 8)
+    t |= opponent & (t >> 8)
+    t |= opponent & (t >> 8)
+    t |= opponent & (t >> 8)
+    t |= opponent & (t >> 8)
+    t |= opponent & (t >> 8)
+    found |= t >> 8
+    t = inner & (mover << 7)
+    t |= inner & (t << 7)
+    t |= inner & (t << 7)
+    t |= inner & (t << 7)
+    t |= inner & (t << 7)
+    t |= inner & (t << 7)
+    found |= t << 7
+    t = inner & (mover >> 7)
+    t |= inner & (t >> 7)
+    t |= inner & (t >> 7)
+    t |= inner & (t >> 7)
+    t |= inner & (t >> 7)
+    t |= inner & (t >> 7)
+    found |= t >> 7
+    t = inner & (mover << 9)
+    t |= inner & (t << 9)
+    t |= inner & (t << 9)
+    t |= inner & (t << 9)
+    t |= inner & (t << 9)
+    t |= inner & (t << 9)
+    found |= t << 9
+    t = inner & (mover >> 9)
+    t |= inner & (t >> 9)
+    t |= inner & (t >> 9)
+    t |= inner & (t >> 9)
+    t |= inner & (t >> 9)
+    t |= inner & (t >> 9)
+    found |= t >> 9
+    return found & empty
+
+
+def _lines(square: int) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+    """The rays from ``square`` (excluded) to the edge, each as its nearest square and
+    the set of all its squares: first those that run towards higher squares, then those
+    towards lower ones. Only rays of two squares or more, since a flip needs a disc to
+    flip and one to close the run."""
+    file, rank = square & 7, square >> 3
+    up: list[tuple[int, int]] = []
+    down: list[tuple[int, int]] = []
+    for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)):
+        squares = []
+        f, r = file + df, rank + dr
+        while 0 <= f < 8 and 0 <= r < 8:
+            squares.append(8 * r + f)
+            f, r = f + df, r + dr
+        if len(squares) >= 2:
+            ray = sum(1 << s for s in squares)
+            (up if 8 * dr + df > 0 else down).append((1 << squares[0], ray))
+    return tuple(up), tuple(down)
+
+
+LINES = tuple(_lines(square) for square in range(64))
+"""``LINES[square]``: the rays from ``square`` along which a move there can flip, as
+``(rays towards higher squares, rays towards lower ones)``, each ray ``(nearest, all)``."""
+
+
+def flips(mover: int, opponent: int, square: int) -> int:
+    """Return the discs of ``opponent`` that ``mover`` flips by playing on ``square``
+    (0 when the move flips nothing, that is when it is not legal).
+
+    Along a ray that starts with an opponent's disc, the nearest square that is not the
+    opponent's closes the run if it is the mover's: the lowest such bit on a ray towards
+    higher squares, the highest on one towards lower squares. No square-by-square walk."""
+    flipped = 0
+    up, down = LINES[square]
+    for nearest, ray in up:
+        if opponent & nearest:
+            outflank = ray & ~opponent
+            bit = outflank & -outflank
+            if bit & mover:
+                flipped |= ray & (bit - 1)
+    for nearest, ray in down:
+        if opponent & nearest:
+            outflank = ray & ~opponent
+            if outflank:
+                bit = 1 << (outflank.bit_length() - 1)
+                if bit & mover:
+                    flipped |= ray & -(bit << 1)
+    return flipped
+
+
+NEIGHBOURS = tuple(
+    sum(
+        1 << (8 * r + f)
+        for f in range((square & 7) - 1, (square & 7) + 2)
+        for r in range((square >> 3) - 1, (square >> 3) + 2)
+        if 0 <= f < 8 and 0 <= r < 8 and 8 * r + f != square
+    )
+    for square in range(64)
+)
+"""``NEIGHBOURS[square]``: the squares next to ``square``."""
+
+
+def final_score(mover: int, opponent: int) -> int:
+    """The final disc difference for ``mover``, the empty squares going to the winner."""
+    diff = mover.bit_count() - opponent.bit_count()
+    if diff > 0:
+        return diff + 64 - (mover | opponent).bit_count()
+    if diff < 0:
+        return diff - 64 + (mover | opponent).bit_count()
+    return 0
+
+
+def make(mover: int, opponent: int, side: Player) -> State:
+    """Return the state with these discs and side to move, its moves computed."""
+    moves = mobility(mover, opponent)
+    if not moves and mobility(opponent, mover):
+        moves = PASS_BIT
+    return (mover, opponent, side, moves)
+
+
+START: State = make(1 << 28 | 1 << 35, 1 << 27 | 1 << 36, BLACK)
+"""The start: white on d4 and e5, black on e4 and d5, black to move."""
+
+
+def result(state: State, move: int) -> State:
+    """Return the state after ``move`` (a square, or :data:`PASS`); unchecked."""
+    mover, opponent, side, _ = state
+    if move == PASS:
+        # a pass is only ever the move of a side whose opponent can move
+        return (opponent, mover, 1 - side, mobility(opponent, mover))
+    bit = 1 << move
+    flipped = flips(mover, opponent, move)
+    new_mover = opponent ^ flipped
+    new_opponent = mover | flipped | bit
+    moves = mobility(new_mover, new_opponent)
+    if not moves and mobility(new_opponent, new_mover):
+        moves = PASS_BIT
+    return (new_mover, new_opponent, 1 - side, moves)
+
+
+def perft(state: State, depth: int) -> int:
+    """Count the move paths of ``depth`` plies (a pass is a move; a line ends with the
+    game), counting the last ply's moves without making them."""
+    if depth == 0:
+        return 1
+    moves = state[3]
+    if depth == 1:
+        return moves.bit_count()
+    return sum(perft(result(state, move), depth - 1) for move in bit_indices(moves))
+
+
+def solve_exact(mover: int, opponent: int, alpha: int = -65, beta: int = 65) -> int:
+    """Return the final disc difference for ``mover`` with perfect play by both sides,
+    ``mover`` to move, by a plain fail-soft alpha-beta over the empty squares.
+
+    Meant for the last few empties, where it is much cheaper per node than a general
+    search: no state tuples, no move lists, the flips tried square by square. Inside the
+    window ``(alpha, beta)`` the value is exact; outside it a bound on the same side."""
+    return _solve(mover, opponent, alpha, beta, False)
+
+
+def _solve(mover: int, opponent: int, alpha: int, beta: int, passed: bool) -> int:
+    """:func:`solve_exact`; ``passed`` says the other side has just passed."""
+    empty = FULL ^ (mover | opponent)
+    best = -65
+    # parity: squares in quadrants with an odd number of empties first, where the mover
+    # can hope to play last (the order endgame solvers use in their last empties)
+    odd = 0
+    for quadrant in _QUADRANTS:
+        if (empty & quadrant).bit_count() & 1:
+            odd |= quadrant
+    rest = empty & odd
+    later = empty ^ rest
+    while rest or later:
+        if not rest:
+            rest, later = later, 0
+        bit = rest & -rest
+        rest ^= bit
+        square = bit.bit_length() - 1
+        if not opponent & NEIGHBOURS[square]:
+            continue  # nothing to flip next to it: far cheaper to rule out than flips()
+        flipped = flips(mover, opponent, square)
+        if not flipped:
+            continue
+        left = empty ^ bit
+        beyond = left & (left - 1)  # the empties left but the lowest
+        if not left:  # the board is full: 64 discs, the mover's now n + 1 of them
+            score = 2 * (mover.bit_count() + flipped.bit_count()) - 62
+        elif not beyond:
+            score = -_last(opponent ^ flipped, mover | flipped | bit, left)
+        elif not beyond & (beyond - 1):
+            score = -_two(opponent ^ flipped, mover | flipped | bit, left, -beta, -alpha)
+        else:
+            score = -_solve(opponent ^ flipped, mover | flipped | bit, -beta, -alpha, False)
+        if score > best:
+            best = score
+            if score > alpha:
+                if score >= beta:
+                    return score
+                alpha = score
+    if best > -65:
+        return best
+    if passed:
+        return final_score(mover, opponent)
+    return -_solve(opponent, mover, -beta, -alpha, True)
+
+
+def _two(mover: int, opponent: int, empty: int, alpha: int, beta: int) -> int:
+    """:func:`_solve` for a board with two empty squares, ``empty``: no parity to weigh,
+    no loop, each move straight to :func:`_last`."""
+    first = empty & -empty
+    second = empty ^ first
+    best = -65
+    for bit, other in ((first, second), (second, first)):
+        square = bit.bit_length() - 1
+        if opponent & NEIGHBOURS[square]:
+            flipped = flips(mover, opponent, square)
+            if flipped:
+                score = -_last(opponent ^ flipped, mover | flipped | bit, other)
+                if score > best:
+                    if score >= beta:
+                        return score
+                    best = score
+    if best > -65:
+        return best
+    # the mover passes: the opponent moves on the same board, or the game is over
+    worst = 65
+    for bit, other in ((first, second), (second, first)):
+        square = bit.bit_length() - 1
+        if mover & NEIGHBOURS[square]:
+            flipped = flips(opponent, mover, square)
+            if flipped:
+                score = _last(mover ^ flipped, opponent | flipped | bit, other)
+                if score < worst:
+                    if score <= alpha:
+                        return score
+                    worst = score
+    if worst < 65:
+        return worst
+    return final_score(mover, opponent)
+
+
+def _last(mover: int, opponent: int, bit: int) -> int:
+    """The final score for ``mover`` of a board with one empty square, ``bit``: the
+    mover plays it if it can, else the opponent, else it goes to the winner. Counted
+    from the 63 discs, without making the move."""
+    square = bit.bit_length() - 1
+    count = mover.bit_count()
+    flipped = flips(mover, opponent, square)
+    if flipped:
+        return 2 * (count + flipped.bit_count()) - 62
+    flipped = flips(opponent, mover, square)
+    if flipped:
+        return 2 * (count - flipped.bit_count()) - 64
+    return 2 * count - 62 if 2 * count > 63 else 2 * count - 64
+
+
+class OthelloRules:
+    """The rules of othello as a :class:`~zerosum.game.Game`: fast and unchecked.
+
+    The checked layer (notation, positions, pictures) and the engine's hooks are added
+    by :class:`~zerosum.games.othello.Othello`."""
+
+    info: GameInfo
+
+    def __init__(self) -> None:
+        self.info = GameInfo(
+            name="othello",
+            title="Othello",
+            players=("black", "white"),
+            utility_range=(-64, 64),
+            win_loss=False,
+            # Takizawa (2023) computed perfect play from the start: a 32-32 draw
+            solved_value=0,
+            board_size=(8, 8),
+            description=(
+                "Place a disc so that it brackets a line of the opponent's discs, which "
+                "turn to your colour; a side with no such move passes. Most discs at the "
+                "end wins; the score is the disc difference, empties to the winner."
+            ),
+            score_unit="discs",
+        )
+
+    def initial_state(self) -> State:
+        """Return the start position, black to move."""
+        return START
+
+    def to_move(self, state: State) -> Player:
+        """Return the side to move: 0 black, 1 white."""
+        return state[2]
+
+    def actions(self, state: State) -> list[int]:
+        """Return the legal moves, squares in increasing order, or ``[PASS]``."""
+        return bit_indices(state[3])
+
+    def result(self, state: State, action: int) -> State:
+        """Return the state after ``action``; unchecked."""
+        return result(state, action)
+
+    def is_terminal(self, state: State) -> bool:
+        """Tell whether neither side can move."""
+        return not state[3]
+
+    def utility(self, state: State, player: Player) -> int:
+        """Return the final disc difference for ``player``, empties to the winner."""
+        score = final_score(state[0], state[1])
+        return score if player == state[2] else -score
+
+    def key(self, state: State) -> int:
+        """Return both sets of discs and the side to move as one int."""
+        return (state[0] << 64 | state[1]) << 1 | state[2]
+
+    def perft(self, state: State, depth: int) -> int:
+        """Count the move paths of ``depth`` plies, passes counted as moves, the last
+        ply's moves counted without making them: the hook
+        :func:`zerosum.search.perft.perft` calls."""
+        return perft(state, depth)
