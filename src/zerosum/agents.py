@@ -25,7 +25,8 @@ Every agent refuses a finished game with :class:`~zerosum.game.IllegalMoveError`
 External engines are agents too, each a protocol client over
 :class:`~zerosum.protocols.engines.EngineProcess`: a Gomocup brain plays gomoku as a
 :class:`~zerosum.protocols.gomocup.GomocupAgent`, a UCI engine chess as a
-:class:`~zerosum.protocols.uci.UciAgent`. They live beside their protocols, and
+:class:`~zerosum.protocols.uci.UciAgent`, a GTP engine (``gtp-rhino``) othello as a
+:class:`~zerosum.protocols.gtp.GtpAgent`. They live beside their protocols, and
 :func:`zerosum.specs.make_agent` makes them from specs such as ``gomocup:pbrain-x`` or
 ``uci:stockfish,Skill Level=3``.
 """

@@ -174,10 +174,10 @@ RECORD_VERSION = 1
 DEFAULT_TIME_MARGIN = 0.5
 """Seconds a move may exceed its agent's time per move before it forfeits the game."""
 
-REASONS = ("end", "illegal", "crash", "time", "adjudicated", "error")
-"""Why a game ended: by the rules, or adjudicated for an illegal move, a crash, time, or
-the agents' scores (``adjudicated``); ``error`` marks a void game, whose worker process
-died twice (see the module's notes)."""
+REASONS = ("end", "illegal", "crash", "time", "resign", "adjudicated", "error")
+"""Why a game ended: by the rules, or adjudicated for an illegal move, a crash, time, an
+external engine's resignation (``resign``), or the agents' scores (``adjudicated``);
+``error`` marks a void game, whose worker process died twice (see the module's notes)."""
 
 VOID = "error"
 """The reason of a void game: no result, no points for either side."""
@@ -185,7 +185,7 @@ VOID = "error"
 _RESULTS = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
 _VOID_RESULT = "*"  # PGN's mark of a game without a result
 
-_AGENT_REASONS = frozenset({"crash", "time", "illegal"})
+_AGENT_REASONS = frozenset({"crash", "time", "illegal", "resign"})
 """The reasons an agent's exception may give for its loss, in an attribute ``reason``."""
 
 _log = logging.getLogger(__name__)
@@ -672,7 +672,7 @@ def play_game(
             reason = getattr(error, "reason", "crash")
             if reason not in _AGENT_REASONS:
                 reason = "crash"
-            verb = "crashed" if reason == "crash" else "lost"
+            verb = {"crash": "crashed", "resign": "resigned"}.get(reason, "lost")
             return end(other(player), reason, f"{who} {verb}: {type(error).__name__}: {error}")
         elapsed = clock() - start
         used[player] += elapsed

@@ -41,6 +41,7 @@ TERMINATIONS = {
     "time": "time forfeit",
     "illegal": "rules infraction",
     "crash": "abandoned",
+    "resign": "normal",
     "error": "abandoned",
     "adjudicated": "adjudication",
 }

@@ -36,6 +36,15 @@ A spec is ``KIND[:key=value,...]``, like a game spec:
     spaces: ``uci:stockfish,Skill Level=3``, ``uci:stockfish,UCI_LimitStrength=true,
     UCI_Elo=1500``); an option the engine does not offer loses its games, naming those it
     does.
+``gtp:COMMAND[,time=S,level=L,wait=S,cwd=DIR,name=LABEL]``
+    an external GTP engine (Debian's ``gtp-rhino`` for othello, or ``zerosum gtp``)
+    playing a game whose moves are board points
+    (:class:`~zerosum.protocols.gtp.GtpAgent`), one process per agent. Its command,
+    ``wait`` and ``cwd`` are read as a Gomocup brain's; ``time`` is sent as GTP's
+    ``time_settings`` (unless the game is on a clock), and without it the engine plays
+    at its own pace; ``level`` is sent as the ``level`` command, which engines such as
+    GNU Go list (an engine that does not loses its games, naming the commands it
+    does); others take their level on their command line (``gtp:gtp-rhino -l 1``).
 ``package.module.attribute[:key=value,...]``
     any importable callable returning an agent, called with the options as keyword
     arguments (integers and numbers converted), and with ``seed=`` when it accepts one
@@ -74,10 +83,10 @@ __all__ = [
 DEFAULT_TIME = 1.0
 """Seconds per move of an engine spec that sets no depth, node or time limit."""
 
-AGENT_KINDS = ("engine", "random", "human", "gomocup", "uci")
+AGENT_KINDS = ("engine", "random", "human", "gomocup", "uci", "gtp")
 """The built-in kinds; any other kind must be a ``module.attribute`` path."""
 
-ENGINE_KINDS = ("gomocup", "uci")
+ENGINE_KINDS = ("gomocup", "uci", "gtp")
 """The kinds that run an external engine, whose spec's first item may be its command."""
 
 _TRUE = frozenset({"on", "yes", "true", "1"})
@@ -113,6 +122,7 @@ _OPTION_TYPES: dict[str, dict[str, Any]] = {
         "cwd": str,
         "name": str,
     },
+    "gtp": {"cmd": str, "time": float, "level": str, "wait": float, "cwd": str, "name": str},
 }
 _FREE_OPTIONS = frozenset(("uci",))
 """The kinds whose unknown keys are the engine's own options, kept as text."""
@@ -324,6 +334,8 @@ def make_agent(
         return _make_gomocup(parsed, default_time)
     if parsed.kind == "uci":
         return _make_uci(parsed, default_time)
+    if parsed.kind == "gtp":
+        return _make_gtp(parsed)
     factory = _import_factory(parsed)
     options = {key: value for key, value in parsed.options if key != "name"}
     try:
@@ -393,6 +405,23 @@ def _make_uci(spec: AgentSpec, default_time: float) -> Agent:
             nodes=nodes,
             wait=spec.option("wait", DEFAULT_WAIT),
             options=[(key, str(value)) for key, value in spec.options if key not in ours],
+            cwd=spec.option("cwd"),
+            name=spec.label,
+        ),
+    )
+
+
+def _make_gtp(spec: AgentSpec) -> Agent:
+    """Start the GTP engine ``spec`` names."""
+    from zerosum.protocols.gtp import DEFAULT_WAIT, GtpAgent  # noqa: PLC0415
+
+    return _start_engine(
+        spec,
+        lambda: GtpAgent(
+            spec.option("cmd"),
+            time=spec.time_limit,
+            level=spec.option("level"),
+            wait=spec.option("wait", DEFAULT_WAIT),
             cwd=spec.option("cwd"),
             name=spec.label,
         ),

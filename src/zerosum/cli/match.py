@@ -201,10 +201,12 @@ def register(commands: Any) -> None:
         "engine:nodes=20000,killers=off, random, gomocup:COMMAND[,time=S,wait=S,cwd=DIR] "
         "(an external Gomocup brain, e.g. 'gomocup:pbrain-x,time=1') or "
         "uci:COMMAND[,time=S,depth=N,nodes=N,OPTION=VALUE] (an external UCI engine, e.g. "
-        "'uci:stockfish,Skill Level=3'); the command runs to the next comma, split as a "
-        "shell splits words. With --sprt the match stops as soon as "
-        "a sequential probability ratio test decides whether A is elo0 or elo1 Elo stronger "
-        "than B; the progress line shows its log-likelihood ratio (LLR) and bounds.",
+        "'uci:stockfish,Skill Level=3') or gtp:COMMAND[,time=S,level=L,wait=S,cwd=DIR] (an "
+        "external GTP engine, e.g. 'gtp:/usr/games/gtp-rhino -l 2' for othello); the "
+        "command runs to the next comma, split as a shell splits words. With --sprt the "
+        "match stops as soon as a sequential probability ratio test decides whether A is "
+        "elo0 or elo1 Elo stronger than B; the progress line shows its log-likelihood ratio "
+        "(LLR) and bounds.",
     )
     _common(match, "in the match; with --sprt, the most it plays")
     match.add_argument("first", metavar="A", help="the first agent spec")
