@@ -255,3 +255,47 @@ def test_the_import_form_finds_a_module_in_the_current_directory(
     )
     assert (code, err) == (0, "")
     assert "first (engine) plays 2 (win in 1 ply" in out
+
+
+def test_chess_in_san_and_uci_with_hint_undo_and_errors(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = play(
+        monkeypatch,
+        capsys,
+        "chess",
+        "--second",
+        "engine:depth=1",
+        "--time",
+        "0.05",
+        lines="e2e4\nNf3\nhint\nKe3\nhello\nundo\nquit\n",
+    )
+    assert (code, err) == (0, "")
+    assert "Chess: white (you), black (engine:depth=1)." in out
+    assert "8 r n b q k b n r\n7 p p p p p p p p" in out  # the board picture
+    assert "4 . . . . P . . ." in out  # e2e4 read as UCI
+    assert ". . . . . N . ." in out  # Nf3 read as SAN
+    assert out.count("black (engine:depth=1) plays ") == 2
+    assert re.search(r"hint: \S+ \(eval [+-]\d+ centipawns, searched \d+ pl", out)
+    errors = [line for line in out.splitlines() if "try again" in line]
+    assert len(errors) == 2
+    assert errors[0].startswith("white to move> 'Ke3' is not a legal move in r")
+    assert "'hello' is not a move in SAN or UCI" in errors[1]
+    assert "taken back" in out
+
+
+def test_chess_mate_ends_the_game(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = play(
+        monkeypatch,
+        capsys,
+        "chess",
+        "--position",
+        "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+        "--second",
+        "engine:depth=1",
+        lines="Ra8\n",
+    )
+    assert code == 0
+    assert out.rstrip().endswith("black to move, in check\nwhite (you) wins (1-0).")

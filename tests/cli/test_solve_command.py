@@ -8,7 +8,10 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
+import chess
+import chess.engine
 import pytest
 
 from zerosum.cli import main
@@ -181,3 +184,112 @@ def test_ctrl_c_prints_the_proven_bounds_and_exits_0() -> None:
     lines = dict(line.split(": ", 1) for line in out.splitlines() if ": " in line)
     assert lines["bounds"].startswith("[")
     assert lines["not finished"].startswith("stopped by Ctrl-C after ")
+
+
+# ---------------------------------------------------------------- mate-in-n puzzles
+
+STOCKFISH = Path("/usr/games/stockfish")
+
+MATE_PUZZLES = [
+    # (FEN, the shortest mate in moves): published puzzles, each length checked below by
+    # Stockfish or, failing it, by brute force with python-chess
+    ("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", 1),
+    ("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", 2),
+    ("6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1", 2),
+    ("k7/8/2K5/8/8/8/8/1R6 w - - 0 1", 2),  # a quiet king move, then mate: zugzwang
+    ("r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", 3),
+    ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 3),
+]
+
+
+def mates_within(board: chess.Board, moves: int) -> bool:
+    """Whether the side to move mates within ``moves`` moves: python-chess, brute force."""
+    for move in list(board.legal_moves):
+        board.push(move)
+        try:
+            if board.is_checkmate():
+                return True
+            if (
+                moves > 1
+                and not board.is_game_over()
+                and all(_after(board, reply, moves - 1) for reply in list(board.legal_moves))
+            ):
+                return True
+        finally:
+            board.pop()
+    return False
+
+
+def _after(board: chess.Board, reply: chess.Move, moves: int) -> bool:
+    board.push(reply)
+    try:
+        return mates_within(board, moves)
+    finally:
+        board.pop()
+
+
+def shortest_mate(board: chess.Board, at_most: int) -> int | None:
+    """The oracle: the shortest mate (moves) of the side to move, ``None`` if none
+    within ``at_most``; by Stockfish when installed, else by brute force up to two."""
+    if STOCKFISH.exists():
+        with chess.engine.SimpleEngine.popen_uci(str(STOCKFISH)) as stockfish:
+            score = stockfish.analyse(board, chess.engine.Limit(depth=20))["score"].relative
+        mate = score.mate()
+        return mate if mate is not None and 0 < mate <= at_most else None
+    if at_most > 2:
+        pytest.skip(f"{STOCKFISH} is absent: no oracle for mates in {at_most}")
+    return next((n for n in range(1, at_most + 1) if mates_within(board, n)), None)
+
+
+@pytest.mark.parametrize(("fen", "moves"), MATE_PUZZLES)
+def test_mate_in_n_puzzles(capsys: pytest.CaptureFixture[str], fen: str, moves: int) -> None:
+    board = chess.Board(fen)
+    assert shortest_mate(board, moves) == moves  # the published length is right
+    shown = solve(capsys, "chess", "--position", fen, "--mate", str(moves + 1))
+    title = shown[f"mate in {moves}"].split(" (")[0]
+    first = board.parse_san(title)
+    line = shown["line"].split()
+    assert line[0] == title and len(line) == 2 * moves - 1 and line[-1].endswith("#")
+    for san in line:
+        board.push_san(san)
+    assert board.is_checkmate()
+    # the first move is a right one: after it the opponent is mated in one move less
+    board = chess.Board(fen)
+    board.push(first)
+    assert board.is_checkmate() if moves == 1 else shortest_mate_against(board) == moves - 1
+
+
+def shortest_mate_against(board: chess.Board) -> int | None:
+    """In how many moves the side to move is mated at best (the oracle, Stockfish, or
+    brute force over its replies), ``None`` when not."""
+    if STOCKFISH.exists():
+        with chess.engine.SimpleEngine.popen_uci(str(STOCKFISH)) as stockfish:
+            score = stockfish.analyse(board, chess.engine.Limit(depth=20))["score"].relative
+        mate = score.mate()
+        return -mate if mate is not None and mate < 0 else None
+    replies = list(board.legal_moves)
+    for n in (1, 2):
+        if all(_after(board, reply, n) for reply in replies):
+            return n
+    return None
+
+
+@pytest.mark.parametrize(("fen", "moves"), [p for p in MATE_PUZZLES if p[1] > 1])
+def test_no_mate_shorter_than_the_shortest(
+    capsys: pytest.CaptureFixture[str], fen: str, moves: int
+) -> None:
+    shown = solve(capsys, "chess", "--position", fen, "--mate", str(moves - 1))
+    plies = 2 * moves - 3
+    side = "white" if " w " in fen else "black"
+    within = "1 ply" if plies == 1 else f"{plies} plies"
+    assert shown[f"no mate in {moves - 1}"] == f"{side} cannot force a win within {within}"
+
+
+def test_mate_search_limits_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    fen = MATE_PUZZLES[-2][0]
+    shown = solve(capsys, "chess", "--position", fen, "--mate", "3", "--nodes", "2000")
+    assert shown["not finished"].startswith("no mate in 1 or fewer moves; the search to 5 ")
+    assert main(["solve", "nim", "3,4,5", "--mate", "2"]) == 2
+    assert "--mate needs a won/lost game with an evaluate()" in capsys.readouterr().err
+    assert main(["solve", "chess", "--mate", "2", "--all"]) == 2
+    assert "cannot be combined" in capsys.readouterr().err

@@ -6,16 +6,30 @@ with the chess game itself."""
 from __future__ import annotations
 
 import io
+import itertools
 import queue
+import statistics
+import sys
 import threading
 import time
 from collections.abc import Iterator
 
+import chess
+import chess.engine
 import pytest
 
 from zerosum.game import WIN
 from zerosum.games.chess import Chess, State
-from zerosum.protocols.uci import UciEngine, format_score, table_entries
+from zerosum.protocols.uci import (
+    MAX_MULTIPV,
+    MAX_SKILL,
+    SKILL_BASE_NODES,
+    UciEngine,
+    format_score,
+    skill_nodes,
+    table_entries,
+)
+from zerosum.search.engine import Engine, EngineOptions, Limits
 
 WAIT = 30.0
 """Seconds a test waits for an answer before it fails: generous, for a loaded box."""
@@ -23,6 +37,9 @@ WAIT = 30.0
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"
 MATED = "R5k1/5ppp/8/8/8/8/8/6K1 b - - 1 1"
 STALEMATE = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
+MATE_IN_TWO = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1"
+"""Nf6+ gxf6 Bxf7#: a published mate-in-two puzzle; checked by brute force below."""
+UCI_COMMAND = [sys.executable, "-m", "zerosum.cli", "uci"]
 
 
 def session(*lines: str) -> list[str]:
@@ -283,3 +300,195 @@ def test_a_new_go_stops_the_running_search_first(live: Live) -> None:
     assert len(bestmoves) == 2
     assert_legal_bestmove([bestmoves[0]], "position startpos")
     assert_legal_bestmove([bestmoves[1]], "position startpos moves d2d4")
+
+
+def infos(lines: list[str]) -> list[list[str]]:
+    """The words of every ``info depth`` line."""
+    return [line.split() for line in lines if line.startswith("info depth")]
+
+
+def field(words: list[str], name: str) -> str:
+    """The word after ``name`` in one ``info`` line."""
+    return words[words.index(name) + 1]
+
+
+def test_the_options_a_gui_sees() -> None:
+    options = [line for line in session("uci") if line.startswith("option name ")]
+    assert f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}" in options
+    assert f"option name Skill Level type spin default {MAX_SKILL} min 0 max {MAX_SKILL}" in options
+    assert "option name Threads type spin default 1 min 1 max 1" in options
+
+
+def test_multipv_lines_carry_each_move_s_exact_score() -> None:
+    """At depth 2 every root move's score is the negated depth-1 value of the position
+    after it (no transposition within two plies), found by a separate, table-free
+    engine: the scores shown are exact, not bounds."""
+    lines = session("setoption name MultiPV value 4", "position startpos", "go depth 2")
+    found = infos(lines)
+    assert [(field(w, "depth"), field(w, "multipv")) for w in found] == [
+        (depth, rank) for depth in "12" for rank in "1234"
+    ]
+    game = Chess()
+    start = game.initial_state()
+    oracle = Engine(game, EngineOptions(use_table=False))
+    last = found[4:]
+    firsts = [field(words, "pv") for words in last]
+    assert len(set(firsts)) == 4  # four different moves
+    scores = [int(field(words, "cp")) for words in last]
+    assert scores == sorted(scores, reverse=True)
+    for move, score in zip(firsts, scores, strict=True):
+        child = game.result(start, game.parse_move(start, move))
+        assert -oracle.search(child, Limits(depth=1)).score == score  # type: ignore[operator]
+    # every line is legal from the start, and the best one is the bestmove
+    for words in last:
+        position_of(f"position startpos moves {' '.join(words[words.index('pv') + 1 :])}")
+    assert lines[-1] == f"bestmove {firsts[0]}"
+
+
+def test_go_mate_finds_the_shortest_mate_and_stops() -> None:
+    lines = session(f"position fen {MATE_IN_TWO}", "go mate 5")
+    last = infos(lines)[-1]
+    assert field(last, "mate") == "2"
+    assert int(field(last, "depth")) == 3  # stopped once the mate's length was searched
+    assert assert_legal_bestmove(lines, f"position fen {MATE_IN_TWO}") == "d5f6"
+    # the oracle: python-chess, by brute force, agrees that d5f6 mates in two
+    board = chess.Board(MATE_IN_TWO)
+    board.push_uci("d5f6")
+    assert board.legal_moves.count() > 0
+    for reply in list(board.legal_moves):
+        board.push(reply)
+        assert any(board.is_checkmate() for _ in _after_each(board))
+        board.pop()
+
+
+def _after_each(board: chess.Board) -> Iterator[None]:
+    """Yield once with each legal move made on ``board`` (taken back afterwards)."""
+    for move in list(board.legal_moves):
+        board.push(move)
+        yield
+        board.pop()
+
+
+def test_go_mate_without_a_mate_searches_its_depth_and_answers() -> None:
+    lines = session("position startpos", "go mate 2")
+    assert [field(words, "depth") for words in infos(lines)] == ["1", "2", "3"]
+    assert_legal_bestmove(lines, "position startpos")
+
+
+def test_skill_levels_are_node_budgets_that_grow_with_the_level() -> None:
+    assert skill_nodes(MAX_SKILL) is None
+    budgets = [n for level in range(MAX_SKILL) if (n := skill_nodes(level)) is not None]
+    assert len(budgets) == MAX_SKILL and budgets[0] == SKILL_BASE_NODES
+    assert all(a < b for a, b in itertools.pairwise(budgets))
+    reached = []
+    for level in (0, 8, 16):
+        lines = session(f"setoption name Skill Level value {level}", "go depth 30")
+        found = infos(lines)
+        assert max(int(field(words, "nodes")) for words in found) <= budgets[level]
+        reached.append(int(field(found[-1], "depth")))
+        assert_legal_bestmove(lines, "position startpos")
+    assert reached == sorted(reached) and reached[0] < reached[-1]
+
+
+def test_ponder_on_names_the_expected_reply() -> None:
+    lines = session("setoption name Ponder value true", "position startpos", "go depth 3")
+    words = lines[-1].split()
+    assert words[0] == "bestmove" and words[2] == "ponder"
+    pv = infos(lines)[-1]
+    assert pv[pv.index("pv") + 1 : pv.index("pv") + 3] == [words[1], words[3]]
+    position_of(f"position startpos moves {words[1]} {words[3]}")
+
+
+def test_bad_new_values_answer_and_change_nothing() -> None:
+    out = io.StringIO()
+    engine = UciEngine(out)
+    engine.run(
+        [
+            "setoption name MultiPV value 0",
+            f"setoption name MultiPV value {MAX_MULTIPV + 1}",
+            "setoption name Skill Level value -1",
+            "setoption name Skill Level value max",
+            "go depth 1 mate x",
+        ]
+    )
+    lines = out.getvalue().splitlines()
+    assert sum(line.startswith("info string") for line in lines) == 5
+    assert engine.options.multipv == 1 and engine.options.skill == MAX_SKILL
+    assert_legal_bestmove(lines, "position startpos")
+
+
+def test_stop_is_answered_within_milliseconds(live: Live) -> None:
+    """Five stops of a running search: the median answer comes within 20 ms (the
+    engine polls about every millisecond; the interpreter switches threads every
+    ``sys.getswitchinterval()``, 1 ms under ``zerosum uci``)."""
+    previous = sys.getswitchinterval()
+    sys.setswitchinterval(0.001)
+    try:
+        delays = []
+        for _ in range(5):
+            live.lines.clear()
+            live.send("position startpos")
+            live.send("go infinite")
+            live.wait_for("info depth 3")
+            stopped = live.send("stop")
+            answered, line = live.wait_for("bestmove ")
+            delays.append(answered - stopped)
+            assert_legal_bestmove([line], "position startpos")
+    finally:
+        sys.setswitchinterval(previous)
+    assert statistics.median(delays) < 0.02, delays
+
+
+@pytest.fixture
+def gui() -> Iterator[chess.engine.SimpleEngine]:
+    """``zerosum uci`` in its own process, driven by python-chess's engine client."""
+    client = chess.engine.SimpleEngine.popen_uci(UCI_COMMAND, timeout=WAIT)
+    try:
+        yield client
+    finally:
+        client.quit()
+
+
+def test_python_chess_reads_multipv_and_mate_scores(gui: chess.engine.SimpleEngine) -> None:
+    board = chess.Board(MATE_IN_ONE)
+    found = gui.analyse(board, chess.engine.Limit(depth=2), multipv=3)
+    assert [info["multipv"] for info in found] == [1, 2, 3]
+    assert found[0]["score"].relative == chess.engine.Mate(1)
+    assert found[0]["pv"] == [chess.Move.from_uci("a1a8")]
+    assert len({info["pv"][0] for info in found}) == 3
+    assert all(info["pv"][0] in board.legal_moves for info in found)
+    assert all(info["score"].relative < chess.engine.Mate(1) for info in found[1:])
+    info = gui.analyse(chess.Board(MATE_IN_TWO), chess.engine.Limit(mate=2))
+    assert info["score"].relative == chess.engine.Mate(2)
+    assert info["pv"] == [chess.Move.from_uci(m) for m in ("d5f6", "g7f6", "c4f7")]
+
+
+def test_a_fast_game_never_flags(gui: chess.engine.SimpleEngine) -> None:
+    """Both sides, a 1 s + 0.1 s clock each, 80 plies or to the end: the GUI's own
+    clocks (wall time from go to bestmove, as python-chess measures it) never run out.
+    A short clock is where flagging happens; ``bench`` plays the 10+0.1 games."""
+    board = chess.Board()
+    clocks = [1.0, 1.0]
+    increment = 0.1
+    while not board.is_game_over(claim_draw=True) and board.ply() < 80:
+        side = 0 if board.turn == chess.WHITE else 1
+        limit = chess.engine.Limit(
+            white_clock=clocks[0], black_clock=clocks[1], white_inc=increment, black_inc=increment
+        )
+        started = time.perf_counter()
+        played = gui.play(board, limit)
+        clocks[side] -= time.perf_counter() - started
+        assert clocks[side] > 0, f"flagged at ply {board.ply()}: {clocks}"
+        clocks[side] += increment
+        assert played.move in board.legal_moves
+        board.push(played.move)  # type: ignore[arg-type]
+
+
+def test_an_increment_game_keeps_a_reserve() -> None:
+    """0.6 s left with a 0.1 s increment: five increments and the overhead are kept
+    back, leaving 0.05 s usable, a hard budget of 0.025 s; without the reserve the
+    clock's budget would allow 0.275 s."""
+    started = time.perf_counter()
+    lines = session("position startpos", "go wtime 600 btime 600 winc 100 binc 100")
+    assert time.perf_counter() - started < 0.2
+    assert_legal_bestmove(lines, "position startpos")

@@ -28,6 +28,7 @@ COMMAND_MODULES = (
     "zerosum.cli.play",
     "zerosum.cli.tree",
     "zerosum.cli.solve",
+    "zerosum.cli.analyse",
     "zerosum.cli.perft",
     "zerosum.cli.grundy",
     "zerosum.cli.match",
@@ -37,6 +38,8 @@ COMMAND_MODULES = (
     "zerosum.cli.serve",
     "zerosum.cli.gomocup",
     "zerosum.cli.uci",
+    "zerosum.cli.gtp",
+    "zerosum.cli.nboard",
 )
 """The modules whose ``register`` adds the subcommands, in the order ``--help`` lists them."""
 

@@ -7,6 +7,15 @@ convention as well (connect four's 22-minus-stones scale), and a game that solve
 by dynamic programming (``solve()``, the stone games) is solved that way from its start,
 in polynomial time.
 
+``--mate N`` answers a mate-in-N puzzle instead of solving the whole game: whether the
+side to move forces a win within ``N`` of its own moves (``2N - 1`` plies), and if so
+the shortest such win and its first move. It is the engine's full-width search to
+``2N - 1`` plies with win-distance scores (null-move pruning, late-move reductions and
+futility pruning, which may skip a mating line, switched off), so it needs the game's
+``evaluate`` at the horizon and proves both answers: a win is found by every search
+that reaches its length, and a score short of the win band at depth ``2N - 1`` rules
+out every win that short.
+
 A solve can be bounded with ``--time`` and ``--nodes``, and Ctrl-C stops it: either way
 it prints what was proven (the bounds on the value, a best move if one is known) and a
 ``not finished`` line, and exits 0. On a terminal a live line on stderr shows the
@@ -84,6 +93,12 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "--nodes", type=_positive, metavar="N", help="stop after N nodes with the bounds proven"
     )
+    parser.add_argument(
+        "--mate",
+        type=_positive,
+        metavar="N",
+        help="only decide whether the side to move wins (mates) within N of its moves",
+    )
     parser.set_defaults(run=run)
 
 
@@ -141,6 +156,9 @@ def run(args: argparse.Namespace) -> None:
     where = notation.format_state(game, state) or "the start"
     if game.is_terminal(state):
         raise UsageError(f"nothing to solve: the game is over in {where!r}")
+    if args.mate is not None:
+        _solve_mate(game, state, where, args)
+        return
     from zerosum.search.engine import Limits
     from zerosum.search.solve import estimate_tree, solve
 
@@ -194,6 +212,56 @@ def run(args: argparse.Namespace) -> None:
         print(table(rows, ("move", label)))
     if not solution.finished:
         print(_not_finished(solution, args))
+
+
+def _solve_mate(game: Any, state: Any, where: str, args: argparse.Namespace) -> None:
+    """Decide a mate-in-``args.mate`` puzzle by a search to ``2 * args.mate - 1`` plies."""
+    from zerosum import notation
+    from zerosum.game import WIN, MissingCapabilityError, describe_depth, plies_to_end
+    from zerosum.search.engine import Engine, EngineOptions, Limits
+
+    if not game.info.win_loss or getattr(game, "evaluate", None) is None:
+        raise MissingCapabilityError(
+            f"--mate needs a won/lost game with an evaluate() for the search's horizon, "
+            f"which {game.info.name!r} is not; solve it without --mate"
+        )
+    if args.all or args.weak:
+        raise UsageError("--mate cannot be combined with --all or --weak")
+    plies = 2 * args.mate - 1
+    stop = threading.Event()
+    limits = Limits(depth=plies, time=args.time, nodes=args.nodes, stop=stop)
+    last = None
+    # the pruning that may skip a mating line (a null move in zugzwang, a reduced or
+    # futile quiet move) is off: what is not found must not exist
+    exact = EngineOptions(null_move=False, lmr=False, futility=False)
+    iterations = Engine(game, exact).iterate(state, limits)
+    with _ctrl_c_sets(stop):
+        for report in iterations:
+            last = report
+            if report.score >= WIN - report.depth:
+                # every win this short was searched in full: none shorter is left
+                break
+    mover = game.info.players[game.to_move(state)]
+    print(f"{game.info.title}: {where}, {mover} to move")
+    searched = last.depth if last is not None else 0
+    moves = (searched + 1) // 2
+    if last is not None and last.score >= WIN - plies:
+        length = (plies_to_end(last.score) + 1) // 2
+        written = notation.move_formatter(game)
+        line, position = [], state
+        for move in last.pv:
+            line.append(written(position, move))
+            position = game.result(position, move)
+        print(f"mate in {length}: {line[0]} ({mover} wins in {plies_to_end(last.score)} plies)")
+        print(f"line: {' '.join(line)}")
+    elif searched == plies:
+        print(f"no mate in {args.mate}: {mover} cannot force a win within {describe_depth(plies)}")
+    else:
+        shown = f"no mate in {moves} or fewer moves" if moves else "nothing proven"
+        print(f"not finished: {shown}; the search to {plies} plies was stopped at {searched}")
+    nodes = last.nodes if last is not None else 0
+    elapsed = last.elapsed if last is not None else 0.0
+    print(f"nodes: {nodes:,}  time: {elapsed:.3f} s")
 
 
 def _interval(bounds: tuple[int, int], shown: Callable[[int, bool], str]) -> str:

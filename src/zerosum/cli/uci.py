@@ -13,6 +13,10 @@ from typing import Any
 
 from zerosum.cli.common import count
 
+SWITCH_INTERVAL = 0.001
+"""Seconds between the interpreter's thread switches while the engine runs (Python's
+default is 0.005): how soon the input loop may run while the search thread computes."""
+
 
 def register(commands: Any) -> None:
     """Add the ``uci`` subcommand."""
@@ -41,5 +45,8 @@ def run(args: argparse.Namespace) -> None:
     # a GUI's stray bytes must not end the engine with a decoding error
     if isinstance(sys.stdin, io.TextIOWrapper):
         sys.stdin.reconfigure(errors="replace")
+    # the search thread holds the interpreter lock; the loop reading ``stop`` gets it at
+    # the next switch, by default every 5 ms: 1 ms keeps the answer within a few ms
+    sys.setswitchinterval(SWITCH_INTERVAL)
     engine = UciEngine(sys.stdout, hash_mb=args.hash if args.hash is not None else DEFAULT_HASH)
     engine.run(iter(sys.stdin.readline, ""))

@@ -19,17 +19,21 @@ Commands and answers:
     ``readyok``, at once, even while searching.
 ``setoption name N [value V]``
     ``Hash`` (MB, sizes the transposition table at :data:`BYTES_PER_ENTRY` bytes an
-    entry), ``Threads`` and ``MultiPV`` (1 only), ``Move Overhead`` (milliseconds kept
-    back on every move, :mod:`zerosum.search.clock`), ``Ponder`` and ``UCI_Chess960``
-    (castling written king-takes-rook, and Chess960 castling rights read from FEN).
+    entry), ``Threads`` (1 only), ``MultiPV`` (1 to :data:`MAX_MULTIPV`: the best
+    ``k`` moves, each with its exact score), ``Skill Level`` (0 to :data:`MAX_SKILL`,
+    see *Strength* below), ``Move Overhead`` (milliseconds kept back on every move,
+    :mod:`zerosum.search.clock`), ``Ponder`` (``bestmove`` then names the expected
+    reply, ``ponder M``) and ``UCI_Chess960`` (castling written king-takes-rook, and
+    Chess960 castling rights read from FEN).
 ``ucinewgame``
     forgets the table and sets the start position.
 ``position startpos|fen FEN [moves m1 m2 ...]``
     the position to search; moves in UCI (``e2e4``, ``e7e8q``, castling as ``e1g1`` or
     king-takes-rook).
-``go [wtime btime winc binc movestogo depth nodes movetime infinite ponder]``
-    searches, writes ``info depth D seldepth S multipv 1 score cp X|mate N nodes N nps N
-    hashfull H time MS pv ...`` after each completed iteration, then ``bestmove M``.
+``go [wtime btime winc binc movestogo depth nodes mate movetime infinite ponder]``
+    searches, writes ``info depth D seldepth S multipv K score cp X|mate N nodes N nps
+    N hashfull H time MS pv ...`` after each completed iteration (one line for each of
+    the ``MultiPV`` best moves, ``multipv 1`` first), then ``bestmove M``.
 ``stop``, ``ponderhit``, ``quit``
     as UCI says; ``debug`` is accepted and ignored.
 
@@ -45,8 +49,28 @@ Decisions where the protocol leaves room:
   overhead) after the command arrived. With a clock (``wtime``/``btime``, ``winc``/
   ``binc``, ``movestogo``) :func:`zerosum.search.clock.budget` gives a soft budget
   (no iteration starts after it) and a hard one (the search stops there); both count
-  from the command's arrival. ``depth`` and ``nodes`` limit the search as well; ``go``
-  with no limit at all searches as ``go infinite``.
+  from the command's arrival; with an increment, :data:`RESERVE_INCREMENTS` of it are
+  kept back too (measured: at 10+0.1 on a loaded machine the clock otherwise sank to
+  0.25 s, and a scheduling delay lost on time). On a clock no iteration starts either
+  when the last two predict it would end past the hard budget (:data:`GROWTH_RANGE`):
+  it would be cut off and thrown away. ``depth`` and ``nodes`` limit the search as
+  well; ``go`` with no limit at all searches as ``go infinite``.
+* **Several principal variations.** With ``MultiPV`` ``k`` above 1 every root move
+  is searched with a full window (:meth:`~zerosum.search.engine.Engine.iterate` with
+  ``multipv``), so each of the ``k`` scores is exact at the depth shown, not a bound;
+  this costs time (every move is searched as the best one is). The first line's moves
+  are the search's principal variation; the others are the root move followed by the
+  transposition table's best moves, as far as the table still holds them.
+* **mate.** ``go mate N`` searches at most ``2N - 1`` plies (with any other limits)
+  and stops as soon as an iteration of at least the mate's length finds a mate in
+  ``N`` moves or fewer. It is the playing engine's search, pruning included:
+  ``zerosum solve --mate`` proves a mate's length exactly.
+* **Strength.** ``Skill Level`` ``s`` below :data:`MAX_SKILL` caps every search at
+  :func:`skill_nodes` ``(s)`` nodes, :data:`SKILL_BASE_NODES` times ``2 ** (s / 2)``
+  (64 nodes at 0, about 46,000 at 19), on top of the ``go`` limits; the budget doubles
+  every two levels, so a higher level never searches less. :data:`MAX_SKILL`, the
+  default, is the full engine. The levels are node budgets, not measured ratings:
+  the engine offers no ``UCI_Elo``.
 * **infinite and ponder.** The ``bestmove`` of ``go infinite`` waits for ``stop``, even
   when the search ends by itself (a proven mate, the deepest depth). ``go ponder``
   searches with no time limit until ``ponderhit``, which starts the move's clock
@@ -83,6 +107,7 @@ from zerosum.protocols.engines import (
     EngineProcess,
     EngineProtocolError,
 )
+from zerosum.protocols.serving import Lines, Searching, SearchSlot
 from zerosum.search.clock import DEFAULT_OVERHEAD, budget
 from zerosum.search.engine import Engine, EngineOptions, Limits, Report
 from zerosum.search.table import BYTES_PER_ENTRY
@@ -91,15 +116,22 @@ __all__ = [
     "AUTHOR",
     "DEFAULT_HASH",
     "DEFAULT_WAIT",
+    "GROWTH_RANGE",
     "MAX_HASH",
+    "MAX_MULTIPV",
     "MAX_OVERHEAD",
+    "MAX_RESERVE",
+    "MAX_SKILL",
     "NAME",
+    "RESERVE_INCREMENTS",
+    "SKILL_BASE_NODES",
     "START_TIMEOUT",
     "UciAgent",
     "UciEngine",
     "UciOptionError",
     "UciScore",
     "format_score",
+    "skill_nodes",
     "table_entries",
 ]
 
@@ -118,6 +150,27 @@ MAX_HASH = 4096
 MAX_OVERHEAD = 5000
 """The largest ``Move Overhead`` (milliseconds) accepted."""
 
+RESERVE_INCREMENTS = 5
+"""On a clock with an increment, this many increments (at most :data:`MAX_RESERVE`
+seconds) are kept back from every move's budget, like the move overhead."""
+
+MAX_RESERVE = 1.0
+"""The most seconds of clock reserve kept back (see :data:`RESERVE_INCREMENTS`)."""
+
+GROWTH_RANGE = (1.5, 8.0)
+"""The bounds on how many times longer one iteration is expected to take than the one
+before (chess's effective branching factor lies between them): the ratio of the last
+two, clamped, so that a noisy timing of tiny iterations predicts nothing absurd."""
+
+MAX_MULTIPV = 256
+"""The largest ``MultiPV`` accepted: more than any chess position has legal moves (218)."""
+
+MAX_SKILL = 20
+"""The highest ``Skill Level``, the default: the full engine, with no node cap."""
+
+SKILL_BASE_NODES = 64
+"""The node budget of ``Skill Level`` 0; every two levels double it."""
+
 _GO_NUMBERS = frozenset(
     ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime", "mate")
 )
@@ -127,6 +180,14 @@ _GO_WORDS = _GO_NUMBERS | {"infinite", "ponder", "searchmoves"}
 def table_entries(hash_mb: int) -> int:
     """Return the transposition-table bound (entries) for ``hash_mb`` megabytes."""
     return max(1, (hash_mb << 20) // BYTES_PER_ENTRY)
+
+
+def skill_nodes(level: int) -> int | None:
+    """Return the node cap of one search at ``Skill Level`` ``level``: ``None`` (no cap)
+    at :data:`MAX_SKILL`, else :data:`SKILL_BASE_NODES` times ``2 ** (level / 2)``."""
+    if level >= MAX_SKILL:
+        return None
+    return round(SKILL_BASE_NODES * 2 ** (max(level, 0) / 2))
 
 
 def format_score(score: int) -> str:
@@ -152,6 +213,8 @@ class _Options:
     overhead_ms: int = round(DEFAULT_OVERHEAD * 1000)
     chess960: bool = False
     ponder: bool = False
+    multipv: int = 1
+    skill: int = MAX_SKILL
 
 
 @dataclass(slots=True)
@@ -164,9 +227,12 @@ class _Plan:
     hard: float | None = None
     infinite: bool = False
     ponder: bool = False
+    mate: int | None = None
+    multipv: int = 1
+    clocked: bool = False
 
 
-class _Search:
+class _Search(Searching):
     """One running search: its thread, and the stop signal the engine polls.
 
     ``is_set`` answers the engine: a ``stop`` (or ``quit``) came, or the hard deadline
@@ -174,13 +240,12 @@ class _Search:
     for an infinite or pondering search)."""
 
     def __init__(self, plan: _Plan, clock: Callable[[], float], started: float) -> None:
+        super().__init__()
         self.plan = plan
         self.clock = clock
-        self.stopped = threading.Event()
         self.released = threading.Event()
         self.soft_deadline: float | None = None
         self.deadline: float | None = None
-        self.thread: threading.Thread | None = None
         if not plan.ponder:
             self.start_clock(started)
         if not (plan.infinite or plan.ponder):
@@ -234,13 +299,12 @@ class UciEngine:
             raise ZerosumError(f"hash must be 1 to {MAX_HASH} MB, not {hash_mb}")
         self.options = _Options(hash_mb=hash_mb)
         self.last: Report | None = None
-        self._out = output
+        self._say = Lines(output, ascii_only=True).say
         self._clock = clock
-        self._lock = threading.Lock()
         self._game = Chess()
         self._state: State = self._game.initial_state()
         self._engine: Engine | None = None
-        self._search: _Search | None = None
+        self._search: SearchSlot[_Search] = SearchSlot()
         self._commands: dict[str, Callable[[str, float], None]] = {
             "uci": self._uci,
             "debug": lambda rest, started: None,
@@ -249,7 +313,7 @@ class UciEngine:
             "ucinewgame": self._ucinewgame,
             "position": self._position,
             "go": self._go,
-            "stop": lambda rest, started: self._stop_search(wait=False),
+            "stop": lambda rest, started: self._search.stop(wait=False),
             "ponderhit": self._ponderhit,
         }
 
@@ -271,7 +335,7 @@ class UciEngine:
         started = self._clock()
         word, rest = (*line.split(None, 1), "", "")[:2]
         if word == "quit":
-            self._stop_search(wait=True)
+            self._search.stop(wait=True)
             return False
         if not word:
             return True
@@ -288,31 +352,10 @@ class UciEngine:
     def finish(self) -> None:
         """Wait for the running search to answer; an infinite or pondering one is
         stopped first, since nothing is left to stop it."""
-        search = self._search
-        if search is None:
-            return
-        if search.plan.infinite or search.plan.ponder:
+        search = self._search.current
+        if search is not None and (search.plan.infinite or search.plan.ponder):
             search.stop()
-        self._join()
-
-    def _say(self, line: str) -> None:
-        # one line, ASCII, written whole: the search thread and the loop both write
-        flat = " ".join(line.splitlines()).encode("ascii", "backslashreplace").decode("ascii")
-        with self._lock:
-            self._out.write(flat + "\n")
-            self._out.flush()
-
-    def _stop_search(self, *, wait: bool) -> None:
-        if self._search is not None:
-            self._search.stop()
-            if wait:
-                self._join()
-
-    def _join(self) -> None:
-        search = self._search
-        if search is not None and search.thread is not None:
-            search.thread.join()
-        self._search = None
+        self._search.finish()
 
     # ------------------------------------------------------------------ commands
 
@@ -321,7 +364,8 @@ class UciEngine:
         self._say(f"id author {AUTHOR}")
         self._say(f"option name Hash type spin default {DEFAULT_HASH} min 1 max {MAX_HASH}")
         self._say("option name Threads type spin default 1 min 1 max 1")
-        self._say("option name MultiPV type spin default 1 min 1 max 1")
+        self._say(f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")
+        self._say(f"option name Skill Level type spin default {MAX_SKILL} min 0 max {MAX_SKILL}")
         self._say(
             f"option name Move Overhead type spin default {round(DEFAULT_OVERHEAD * 1000)} "
             f"min 0 max {MAX_OVERHEAD}"
@@ -331,7 +375,7 @@ class UciEngine:
         self._say("uciok")
 
     def _setoption(self, rest: str, started: float) -> None:
-        self._stop_search(wait=True)
+        self._search.stop(wait=True)
         words = rest.split()
         if not words or words[0] != "name":
             raise _RejectedError(f"setoption {quoted(rest)}: expected setoption name N [value V]")
@@ -344,8 +388,12 @@ class UciEngine:
         options = self.options
         if key == "hash":
             options.hash_mb = _spin(name, value, 1, MAX_HASH)
-        elif key in {"threads", "multipv"}:
+        elif key == "threads":
             _spin(name, value, 1, 1)
+        elif key == "multipv":
+            options.multipv = _spin(name, value, 1, MAX_MULTIPV)
+        elif key == "skill level":
+            options.skill = _spin(name, value, 0, MAX_SKILL)
         elif key == "move overhead":
             options.overhead_ms = _spin(name, value, 0, MAX_OVERHEAD)
         elif key == "ponder":
@@ -358,13 +406,13 @@ class UciEngine:
             raise _RejectedError(f"setoption: unknown option {quoted(name)}")
 
     def _ucinewgame(self, rest: str, started: float) -> None:
-        self._stop_search(wait=True)
+        self._search.stop(wait=True)
         if self._engine is not None:
             self._engine.reset()
         self._state = self._game.initial_state()
 
     def _position(self, rest: str, started: float) -> None:
-        self._stop_search(wait=True)
+        self._search.stop(wait=True)
         words = rest.split()
         game = self._game
         if words[:1] == ["startpos"]:
@@ -394,23 +442,19 @@ class UciEngine:
         self._state = state
 
     def _ponderhit(self, rest: str, started: float) -> None:
-        if self._search is not None:
-            self._search.ponderhit(started)
+        if self._search.current is not None:
+            self._search.current.ponderhit(started)
 
     # ------------------------------------------------------------------ go
 
     def _go(self, rest: str, started: float) -> None:
-        self._stop_search(wait=True)
+        self._search.stop(wait=True)
         plan, problems = self._plan(rest.split())
         for problem in problems:
             self._say(f"info string go: {problem}")
-        search = _Search(plan, self._clock, started)
-        thread = threading.Thread(
-            target=self._think, args=(search, self._state), name="uci-search", daemon=True
+        self._search.start(
+            _Search(plan, self._clock, started), self._think, self._state, name="uci-search"
         )
-        search.thread = thread
-        self._search = search
-        thread.start()
 
     def _plan(self, words: list[str]) -> tuple[_Plan, list[str]]:
         """Read ``go``'s arguments; return the plan and what was skipped."""
@@ -438,12 +482,14 @@ class UciEngine:
                     problems.append(f"{word} needs a whole number, not {quoted(value)}")
             else:
                 problems.append(f"unknown argument {quoted(word)} skipped")
-        if "mate" in numbers:
-            problems.append("mate is not supported; searching as without it")
         if "depth" in numbers:
             plan.depth = min(max(numbers["depth"], 1), MAX_PLY)
+        if "mate" in numbers:
+            plan.mate = min(max(numbers["mate"], 1), MAX_PLY // 2)
+            plan.depth = min(plan.depth or MAX_PLY, 2 * plan.mate - 1)
         if "nodes" in numbers:
             plan.nodes = max(numbers["nodes"], 1)
+        plan.multipv = self.options.multipv
         overhead = self.options.overhead_ms / 1000
         hards: list[float] = []
         softs: list[float] = []
@@ -455,13 +501,21 @@ class UciEngine:
         if left is not None:
             increment = numbers.get("winc" if white else "binc", 0)
             moves_to_go = numbers.get("movestogo")
-            given = budget(left / 1000, increment / 1000, moves_to_go, overhead)
+            # an increment game keeps a reserve off the budget as well: the clock then
+            # settles above it instead of a whisker above the overhead, where one
+            # scheduling delay on a loaded machine loses on time
+            reserve = min(RESERVE_INCREMENTS * increment / 1000, MAX_RESERVE)
+            given = budget(left / 1000, increment / 1000, moves_to_go, overhead + reserve)
             hards.append(given.hard)
             softs.append(given.soft)
+            plan.clocked = True
         if hards and not plan.infinite:
             plan.hard, plan.soft = min(hards), min(softs)
         if plan.depth is None and plan.nodes is None and plan.hard is None:
             plan.infinite = True  # a bare go searches until stop
+        cap = skill_nodes(self.options.skill)
+        if cap is not None:
+            plan.nodes = min(plan.nodes or cap, cap)
         return plan, problems
 
     def _engine_for(self) -> Engine:
@@ -481,7 +535,14 @@ class UciEngine:
             move = moves[0] if moves else None
         search.released.wait()
         game = self._game
-        self._say(f"bestmove {'(none)' if move is None else game.format_uci(state, move)}")
+        if move is None:
+            self._say("bestmove (none)")
+            return
+        answer = f"bestmove {game.format_uci(state, move)}"
+        last = self.last
+        if self.options.ponder and last is not None and last.pv[:1] == (move,) and len(last.pv) > 1:
+            answer += f" ponder {game.format_uci(game.result(state, move), last.pv[1])}"
+        self._say(answer)
 
     def _best_move(self, search: _Search, state: State) -> int | None:
         game = self._game
@@ -497,28 +558,86 @@ class UciEngine:
         plan = search.plan
         limits = Limits(depth=plan.depth, nodes=plan.nodes, stop=search)
         self.last = None
-        for report in engine.iterate(state, limits):
+        several = plan.multipv > 1
+        took = (0.0, 0.0)  # the seconds of the last two iterations
+        for report in engine.iterate(state, limits, multipv=several):
+            took = (took[1], report.elapsed - (self.last.elapsed if self.last else 0.0))
             self.last = report
-            self._say(self._info(state, report))
-            soft = search.soft_deadline
-            if soft is not None and self._clock() >= soft:
+            for line in self._infos(engine, state, report, plan.multipv):
+                self._say(line)
+            if plan.mate is not None and report.score >= WIN - report.depth:
+                break  # a mate within the depth searched: no shorter one was missed
+            if not self._worth_deepening(search, took):
                 break
         if self.last is not None:
             return int(self.last.best_move)
         return int(engine.root_moves(state)[0])  # stopped before depth 1 completed
 
-    def _info(self, state: State, report: Report) -> str:
-        game = self._game
-        line = []
-        for move in report.pv:
-            line.append(game.format_uci(state, move))
-            state = game.result(state, move)
-        return (
-            f"info depth {report.depth} seldepth {max(report.seldepth, report.depth)} "
-            f"multipv 1 score {format_score(report.score)} nodes {report.nodes} "
-            f"nps {report.nps} hashfull {report.hashfull} "
-            f"time {round(report.elapsed * 1000)} pv {' '.join(line)}"
+    def _worth_deepening(self, search: _Search, took: tuple[float, float]) -> bool:
+        """Whether another iteration should start: not past the soft budget, and on a
+        clock, once two iterations have been timed, not when it would most likely be
+        cut off by the hard one (the next iteration takes about as many times longer
+        than the last as the last took than the one before, :data:`GROWTH_RANGE`
+        bounding the ratio), since an interrupted iteration is thrown away."""
+        if search.soft_deadline is None:
+            return True
+        now = self._clock()
+        if now >= search.soft_deadline:
+            return False
+        before, last = took
+        if not search.plan.clocked or search.deadline is None or before <= 0:
+            return True
+        low, high = GROWTH_RANGE
+        growth = min(max(last / before, low), high)
+        return now + last * growth < search.deadline
+
+    def _infos(self, engine: Engine, state: State, report: Report, count: int) -> list[str]:
+        """The ``info`` lines of one iteration: the best ``count`` moves, best first."""
+        head = f"info depth {report.depth} seldepth {max(report.seldepth, report.depth)} multipv"
+        tail = (
+            f"nodes {report.nodes} nps {report.nps} hashfull {report.hashfull} "
+            f"time {round(report.elapsed * 1000)} pv"
         )
+        lines = [(report.score, report.pv)]
+        scores = report.root_scores or {}
+        for move, score in scores.items():
+            if len(lines) >= count:
+                break
+            if move != report.best_move:
+                lines.append((score, (move, *self._table_line(engine, state, move, report))))
+        return [
+            f"{head} {rank} score {format_score(score)} {tail} {self._moves(state, pv)}"
+            for rank, (score, pv) in enumerate(lines, 1)
+        ]
+
+    def _table_line(
+        self, engine: Engine, state: State, move: int, report: Report
+    ) -> tuple[int, ...]:
+        """The table's best moves after ``move``, at most the iteration's depth in all:
+        legal moves only, ending at a finished game, a missing entry or a repetition."""
+        game = self._game
+        table = engine.table
+        line: list[int] = []
+        state = game.result(state, move)
+        seen: set[int] = set()
+        while table is not None and len(line) < report.depth - 1 and not game.is_terminal(state):
+            key = game.key(state)
+            entry = table.probe(key)
+            if key in seen or entry is None or entry.move not in game.actions(state):
+                break
+            seen.add(key)
+            line.append(entry.move)
+            state = game.result(state, entry.move)
+        return tuple(line)
+
+    def _moves(self, state: State, moves: Sequence[int]) -> str:
+        """``moves`` from ``state`` in UCI notation, separated by spaces."""
+        game = self._game
+        words = []
+        for move in moves:
+            words.append(game.format_uci(state, move))
+            state = game.result(state, move)
+        return " ".join(words)
 
 
 def _spin(name: str, value: str, low: int, high: int) -> int:
