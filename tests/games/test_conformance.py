@@ -165,6 +165,13 @@ def test_board_views_match_the_rules(name: str) -> None:
             assert set(view.cells) <= {None, 0, 1}
             legal = list(game.actions(state))
             assert all(0 <= cell < len(view.cells) for cell in view.targets)
-            assert all(move in legal for move in view.targets.values())
-            assert {repr(m) for m in view.targets.values()} == {repr(m) for m in legal}
+            # a move is one click (targets) or two, from a cell to a cell (moves)
+            reachable = list(view.targets.values()) + [
+                move
+                for destinations in view.moves.values()
+                for choices in destinations.values()
+                for move in choices
+            ]
+            assert all(move in legal for move in reachable)
+            assert {repr(m) for m in reachable} == {repr(m) for m in legal}
             assert view.last is None or 0 <= view.last < len(view.cells)

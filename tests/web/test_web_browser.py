@@ -51,9 +51,11 @@ def test_night_market_stepped_to_the_end(page: Any, artifacts: Path) -> None:
     page.wait_for_selector("#lab-view:not([hidden])")
     assert page.text_content("#lab-value") == "?"
     steps = 0
+    narration = []
     while page.is_enabled("#step-next"):
         page.click("#step-next")
         steps += 1
+        narration.append(page.text_content("#step-text") or "")
         if steps == 12:
             page.screenshot(path=str(artifacts / "lab-night-market-step-12.png"), full_page=True)
     page.screenshot(path=str(artifacts / "lab-night-market-end.png"), full_page=True)
@@ -65,7 +67,39 @@ def test_night_market_stepped_to_the_end(page: Any, artifacts: Path) -> None:
     assert page.text_content("#lab-count").startswith("11 of 11")
     reasons = page.locator("#lab-tree .cut-reason:not(.hidden)").all_text_contents()
     assert sorted(reasons) == ["✂ 10000 ≥ β=100", "✂ 70 ≤ α=100"]
+    # a cut-off node's value is the bound it proved, never the node's value
+    cut = page.locator("#lab-tree .node:has(.cut-reason:not(.hidden)) .value")
+    assert sorted(cut.all_text_contents()) == ["≤ 70", "≥ 10000"]
+    # the window moves as the search learns: α rises at MAX nodes, β falls at MIN nodes
+    assert "Α rises" not in " ".join(narration)
+    assert any("α rises to 100 at the root" in line for line in narration)
+    assert any("β falls to 100 at A" in line for line in narration)
+    assert page.text_content("#lab-tree .node[data-key='0'] .window") == "[100, +∞]"
     assert page.errors == []
+
+
+def test_a_link_opens_the_search_at_its_step(
+    open_page: Callable[[str], AbstractContextManager[Any]], server: str
+) -> None:
+    with open_page(server) as page:
+        page.click("#tab-lab")
+        page.check("input[name=source][value=tree]")
+        assert "estimate" in (page.text_content("#lab-formats") or "")  # the formats shown
+        page.fill("#lab-json", "[[3, 12, 8], [2, 4, 6], [14, 5, 2]]")
+        page.click("#lab-run")
+        page.wait_for_selector("#lab-view:not([hidden])")
+        for _ in range(7):
+            page.click("#step-next")
+        link = page.get_attribute("#lab-link", "href") or ""
+        narration = page.text_content("#step-text")
+    assert link.startswith("#lab=")
+    with open_page(server + "/" + link) as shared:
+        assert shared.is_visible("#panel-lab")
+        assert shared.text_content("#step-count") == "7 / " + str(
+            shared.get_attribute("#step-range", "max")
+        )
+        assert shared.text_content("#step-text") == narration
+        assert shared.errors == []
 
 
 def test_an_invalid_pasted_tree_shows_the_error(page: Any, artifacts: Path) -> None:

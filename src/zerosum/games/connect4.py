@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 from zerosum.game import (
     WIN,
+    BoardView,
     GameInfo,
     IllegalMoveError,
     InvalidGameError,
@@ -43,6 +44,7 @@ from zerosum.game import (
     Player,
     is_win_score,
     quoted,
+    winning_line,
 )
 from zerosum.search.engine import Engine
 from zerosum.search.solve import solve
@@ -563,6 +565,33 @@ class Connect4:
             rows.append(" ".join(cells))
         rows.append(" ".join(self._digits()))
         return "\n".join(rows)
+
+    def board(self, state: State) -> BoardView[int]:
+        """Return the picture of ``state`` for graphical interfaces: top row first, a
+        click anywhere in a column that is not full drops a stone there, and the four in
+        a line is marked once the game is won."""
+        current, mask = state
+        first = current if mask.bit_count() % 2 == 0 else current ^ mask
+        h1, width = self._h1, self.width
+        cells = tuple(
+            None if not mask >> bit & 1 else 0 if first >> bit & 1 else 1
+            for row in range(self.height - 1, -1, -1)
+            for bit in (column * h1 + row for column in range(width))
+        )
+        targets = {
+            cell: column
+            for column in self.actions(state)
+            for cell in range(column, len(cells), width)
+        }
+        return BoardView(
+            width,
+            self.height,
+            cells,
+            targets,
+            kind="columns",
+            line=winning_line(cells, width, self.height, 4) if self.is_terminal(state) else (),
+            files=tuple(self._digits()),
+        )
 
     # ------------------------------------------------------------------ internals
 

@@ -50,6 +50,7 @@ from zerosum.game import (
     InvalidMoveError,
     InvalidStateError,
     Player,
+    winning_line,
 )
 from zerosum.games import gomoku_threats
 from zerosum.games.bitboards import bit_indices
@@ -1064,6 +1065,14 @@ class Gomoku:
             cells,
             {cell: cell for cell in self.actions(state)},
             state.last,
+            kind="intersections",
+            files=tuple(_LETTERS[: self.width]),
+            ranks=tuple(str(self.height - row) for row in range(self.height)),
+            line=(
+                winning_line(cells, self.width, self.height, 5, exact=self.rule == "exact5")
+                if self.is_terminal(state)
+                else ()
+            ),
         )
 
     def line_cells(self) -> Sequence[tuple[int, ...]]:

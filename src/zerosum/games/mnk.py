@@ -34,6 +34,7 @@ from zerosum.game import (
     Player,
     describe_state,
     quoted,
+    winning_line,
 )
 
 __all__ = ["MAX_SIDE", "MNKGame", "tictactoe"]
@@ -496,7 +497,15 @@ class MNKGame:
             0 if state >> cell & 1 else 1 if state >> (size + cell) & 1 else None
             for cell in range(size)
         )
-        return BoardView(self.m, self.n, cells, {cell: cell for cell in self.actions(state)})
+        return BoardView(
+            self.m,
+            self.n,
+            cells,
+            {cell: cell for cell in self.actions(state)},
+            files=tuple(chr(ord("a") + column) for column in range(self.m)),
+            ranks=tuple(str(self.n - row) for row in range(self.n)),
+            line=winning_line(cells, self.m, self.n, self.k) if self.is_terminal(state) else (),
+        )
 
 
 def _info(m: int, n: int, k: int) -> GameInfo:

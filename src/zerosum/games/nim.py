@@ -25,6 +25,7 @@ import re
 from typing import Any
 
 from zerosum.game import (
+    BoardView,
     GameInfo,
     IllegalMoveError,
     InvalidGameError,
@@ -255,6 +256,32 @@ class Heaps(Sum):
         elif ":" not in words and len(position) != 1:
             raise InvalidMoveError("write 'H:K' or 'take K from heap H', like '1:3'")
         return super().read_move(position, words)
+
+    def board(self, state: tuple[tuple[int, ...], Player]) -> BoardView[tuple[int, Any]]:
+        """Return the picture of ``state`` for graphical interfaces: each heap a row of
+        stones, the first on the left; a click on a stone takes it and every stone to
+        its right, when the rules allow taking that many. Stones are numbered from the
+        left, so a heap's last number is its size; the rows are as wide as the largest
+        heap at the start, so a stone keeps its cell from move to move."""
+        heaps = state[0]
+        width = max(1, *heaps, *self.start)
+        cells: tuple[Player | None, ...] = (None,) * (width * len(heaps))
+        targets = {
+            row * width + heaps[row] - taken: (row, taken) for row, taken in self.actions(state)
+        }
+        return BoardView(
+            width,
+            len(heaps),
+            cells,
+            targets,
+            kind="heaps",
+            pieces=tuple(
+                str(column + 1) if column < size else ""
+                for size in heaps
+                for column in range(width)
+            ),
+            ranks=tuple(f"heap {number}" for number in range(1, len(heaps) + 1)),
+        )
 
     def draw(self, position: tuple[Any, ...]) -> str:
         """Draw each heap as a numbered row of bars."""

@@ -36,6 +36,7 @@ from typing import Any, ClassVar, TypeVar
 
 from zerosum.game import (
     WIN_THRESHOLD,
+    BoardView,
     GameInfo,
     IllegalMoveError,
     InvalidGameError,
@@ -227,6 +228,20 @@ class StoneGameBase(ABC):
     def is_terminal(self, state: Any) -> bool:
         """Tell whether no stone is left."""
 
+    def _row(self, lo: int, hi: int, targets: dict[int, int]) -> BoardView[int]:
+        """The picture of the row with ``values[lo:hi]`` left for graphical interfaces:
+        one counter per stone, named by its value; ``targets`` map a stone to the move
+        a click on it plays."""
+        values = self.values
+        return BoardView(
+            len(values),
+            1,
+            (None,) * len(values),
+            targets,
+            kind="heaps",
+            pieces=tuple(str(v) if lo <= i < hi else "" for i, v in enumerate(values)),
+        )
+
     def _parse_state(self, text: str, read: Callable[[str], T]) -> T:
         try:
             return read(text)
@@ -334,6 +349,14 @@ class _EndsGame(StoneGameBase):
         players = self.info.players
         turn = "" if lo >= hi else f"\n{players[self.to_move(state)]} to move"
         return f"stones: {row}\nscore: {players[0]} {first}, {players[1]} {second}{turn}"
+
+    def board(self, state: tuple[int, int, int, int]) -> BoardView[int]:
+        """Return the picture of ``state``: a click on an end stone takes it."""
+        lo, hi = state[0], state[1]
+        targets = {lo: LEFT} if hi > lo else {}
+        if hi - lo >= 2:
+            targets[hi - 1] = RIGHT
+        return self._row(lo, hi, targets)
 
     def _interval_table(self) -> tuple[int, list[bytearray]]:
         """The value of the full row for the player to move and, for every row
@@ -540,6 +563,11 @@ class StoneGameII(StoneGameBase):
         turn = " turn=2" if mover else ""
         return f"taken={taken} m={m} score={first}:{second}{turn}"
 
+    def board(self, state: tuple[int, int, int, int, int]) -> BoardView[int]:
+        """Return the picture of ``state``: a click on a stone takes every pile up to it."""
+        taken = state[0]
+        return self._row(taken, len(self.values), {taken + x - 1: x for x in self.actions(state)})
+
     def render(self, state: tuple[int, int, int, int, int]) -> str:
         """Draw the piles left, ``M`` and the scores."""
         taken, m, mover, first, second = state
@@ -651,6 +679,11 @@ class StoneGameIII(StoneGameBase):
         """Write ``taken=T score=A:B``, with ``turn=2`` when the second is to move."""
         taken, mover, first, second = state
         return f"taken={taken} score={first}:{second}{' turn=2' if mover else ''}"
+
+    def board(self, state: tuple[int, int, int, int]) -> BoardView[int]:
+        """Return the picture of ``state``: a click on a stone takes every stone up to it."""
+        taken = state[0]
+        return self._row(taken, len(self.values), {taken + x - 1: x for x in self.actions(state)})
 
     def render(self, state: tuple[int, int, int, int]) -> str:
         """Draw the stones left and the scores."""

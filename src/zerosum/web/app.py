@@ -6,15 +6,20 @@ status, and a ``Retry-After`` header when waiting helps):
 ``GET /api/games``
     every registered game with its summary and options: which option names a file (an
     upload stands in for it) and each option's cap; the upload size limit.
-``POST /api/sessions`` ``{"game": spec, "side": 0|1, "think": seconds, "upload": ...}``
-    start a game against the engine; ``upload`` (``{"name", "text"}``, at most
-    :data:`~zerosum.web.sessions.UPLOAD_LIMIT` bytes) is the content of the file a game
-    such as ``maze`` reads. The answer is the session's view (see
+``POST /api/sessions`` ``{"game", "side", "think", "depth", "position", "upload"}``
+    start a game against the engine (searching at most ``depth`` plies, if given),
+    from ``position`` (in the game's notation, FEN for chess) if given; ``upload``
+    (``{"name", "text"}``, at most :data:`~zerosum.web.sessions.UPLOAD_LIMIT` bytes) is
+    the content of the file a game such as ``maze`` reads. The answer is the session's view (see
     :func:`~zerosum.web.sessions.session_view`).
-``GET /api/sessions/{id}``, ``DELETE /api/sessions/{id}``
-    the view of a game; forget a game.
+``GET /api/sessions/{id}``, ``GET /api/sessions/{id}?ply=n``, ``DELETE /api/sessions/{id}``
+    the view of a game (with ``ply``, its board after the first ``n`` moves, for
+    review); forget a game.
 ``POST /api/sessions/{id}/move`` ``{"move": text}``, ``POST /api/sessions/{id}/undo``
-    the person's move; take back the person's last move and the engine's replies.
+    the person's move; take back the person's last move and the engine's replies (or
+    a resignation).
+``POST /api/sessions/{id}/resign``, ``POST /api/sessions/{id}/swap``
+    the person resigns; the person and the engine change sides.
 ``POST /api/sessions/{id}/search`` ``{"purpose": "move"|"hint"}``
     the engine thinks, in the worker pool, for the session's time per move (capped by
     the server); the answer is a server-sent event stream: ``start``, ``queued`` with
@@ -71,7 +76,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 
-from zerosum.game import IllegalMoveError, ZerosumError
+from zerosum.game import IllegalMoveError, InvalidStateError, ZerosumError, quoted
 from zerosum.games.files import GameText
 from zerosum.games.tree import EXAMPLES
 from zerosum.notation import parse_move
@@ -94,7 +99,7 @@ from zerosum.web.sessions import (
     session_view,
 )
 
-__all__ = ["BODY_LIMIT", "MAX_THINK", "STATIC", "WORK_TIMEOUT", "create_app"]
+__all__ = ["BODY_LIMIT", "MAX_LEVEL_DEPTH", "MAX_THINK", "STATIC", "WORK_TIMEOUT", "create_app"]
 
 T = TypeVar("T")
 
@@ -117,6 +122,9 @@ _LAB_THREADS: Final = 2
 """Threads recording lab searches (apart, so the lab cannot hold up the games)."""
 
 OWNER_COOKIE: Final = "zerosum_owner"
+
+MAX_LEVEL_DEPTH: Final = 64
+"""The largest depth limit a new game may set for the engine, in plies."""
 
 
 class ServerBusyError(RetryLaterError):
@@ -170,13 +178,17 @@ class Upload(BaseModel):
 
 
 class NewGame(BaseModel):
-    """Start a game: the game spec, the person's side, the engine's seconds per move and,
-    for a game read from a file, the file's content."""
+    """Start a game: the game spec, the person's side, the engine's seconds per move and
+    its depth limit in plies (none: as deep as the time allows), the position to start
+    from (the game's start if none) and, for a game read from a file, the file's
+    content."""
 
     model_config = ConfigDict(extra="forbid")
     game: str = Field(min_length=1, max_length=200)
     side: Literal[0, 1] = 0
     think: float = Field(default=1.0, gt=0, le=60)
+    depth: int | None = Field(default=None, ge=1, le=MAX_LEVEL_DEPTH)
+    position: str | None = Field(default=None, max_length=2000)
     upload: Upload | None = None
 
 
@@ -252,6 +264,18 @@ class Guard:
             return event
 
         await self.app(scope, counted_receive, guarded_send)
+
+
+def _read_position(game: Any, text: str) -> Any:
+    """Read ``text`` as a position of ``game``; raises
+    :class:`~zerosum.game.InvalidStateError` (400) when it is none, or when the game
+    reads no positions."""
+    parse = getattr(game, "parse_state", None)
+    if parse is None:
+        raise InvalidStateError(
+            f"{game.info.title} reads no positions, so {quoted(text)} cannot be one"
+        )
+    return parse(text)
 
 
 def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -487,13 +511,23 @@ def create_app(
         upload = None if body.upload is None else body.upload.game_text()
         recipe = Recipe(body.game.strip(), upload)
         game = await work.run("making the game", make_game, recipe)
+        start = None
+        if body.position is not None and body.position.strip():
+            start = await work.run("reading the position", _read_position, game, body.position)
         think = min(body.think, max_think)
-        session = store.create(who, recipe, game, body.side, think, address=where)
+        session = store.create(
+            who, recipe, game, body.side, think, address=where, start=start, depth=body.depth
+        )
         return await view_of(session)
 
     @app.get("/api/sessions/{session_id}")
-    async def get_session(session_id: str, who: str = Depends(owner)) -> dict[str, Any]:
-        return await view_of(store.get(who, session_id))
+    async def get_session(
+        session_id: str, ply: int | None = None, who: str = Depends(owner)
+    ) -> dict[str, Any]:
+        session = store.get(who, session_id)
+        if ply is None:
+            return await view_of(session)
+        return await work.run("showing the game", session_view, session.snapshot(), ply)
 
     @app.delete("/api/sessions/{session_id}")
     async def end_session(session_id: str, who: str = Depends(owner)) -> dict[str, Any]:
@@ -521,6 +555,20 @@ def create_app(
         session.undo()
         return await view_of(session)
 
+    @app.post("/api/sessions/{session_id}/resign")
+    async def resign(session_id: str, who: str = Depends(owner)) -> dict[str, Any]:
+        session = store.get(who, session_id)
+        stop_thinking(session)
+        session.resign()
+        return await view_of(session)
+
+    @app.post("/api/sessions/{session_id}/swap")
+    async def swap(session_id: str, who: str = Depends(owner)) -> dict[str, Any]:
+        session = store.get(who, session_id)
+        stop_thinking(session)
+        session.swap()
+        return await view_of(session)
+
     @app.post("/api/sessions/{session_id}/search")
     async def search(
         session_id: str, body: SearchRequest, who: str = Depends(owner)
@@ -536,7 +584,8 @@ def create_app(
             whose = "your" if turn == "human" else "the engine's"
             raise BusyError(f"it is {whose} turn: no {body.purpose} search now")
         seconds = min(session.think, max_think)
-        found = engines.submit(session.recipe, session.state, seconds)  # or 503: line full
+        # or 503: the line is full
+        found = engines.submit(session.recipe, session.state, seconds, session.depth)
         thinking = Thinking(body.purpose, session.version, seconds, found)
         session.search = thinking
         listener: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()

@@ -45,6 +45,7 @@ from concurrent.futures import (
     ProcessPoolExecutor,
     ThreadPoolExecutor,
 )
+from functools import partial
 from typing import Any, Final, TypeVar
 
 from zerosum.game import describe_depth, describe_score
@@ -155,8 +156,11 @@ def report_data(game: Any, state: Any, report: Report) -> dict[str, Any]:
     }
 
 
-def run_search(pool_id: str, slot: int, recipe: Recipe, state: Any, seconds: float) -> None:
-    """Search ``state`` of the game of ``recipe`` for at most ``seconds``, in a worker.
+def run_search(
+    pool_id: str, slot: int, recipe: Recipe, state: Any, seconds: float, *, depth: int | None = None
+) -> None:
+    """Search ``state`` of the game of ``recipe`` for at most ``seconds`` (and at most
+    ``depth`` plies, if given), in a worker.
 
     Reports go to the pool's queue tagged with ``slot``; the last message says ``done``
     with the best move (the move itself, to be applied by the caller, and its text) or
@@ -169,7 +173,7 @@ def run_search(pool_id: str, slot: int, recipe: Recipe, state: Any, seconds: flo
         last: dict[str, Any] | None = None
         best: Any = None
         if not stop.is_set():
-            limits = Limits(time=seconds, stop=stop)
+            limits = Limits(depth=depth, time=seconds, stop=stop)
             for report in engine.iterate(state, limits):
                 last = report_data(game, state, report)
                 best = report.best_move
@@ -188,11 +192,19 @@ class Search:
 
     ``slot`` is ``None`` while the search waits in line for a worker."""
 
-    def __init__(self, pool: SearchPool, recipe: Recipe, state: Any, seconds: float) -> None:
+    def __init__(
+        self,
+        pool: SearchPool,
+        recipe: Recipe,
+        state: Any,
+        seconds: float,
+        depth: int | None = None,
+    ) -> None:
         self._pool = pool
         self.recipe = recipe
         self.state = state
         self.seconds = seconds
+        self.depth = depth
         self.slot: int | None = None
         self.started: float | None = None
         self.waited = False
@@ -331,9 +343,12 @@ class SearchPool:
         if kind in _TERMINAL:
             self._advance()
 
-    def submit(self, recipe: Recipe, state: Any, seconds: float) -> Search:
-        """Search ``state`` of the game of ``recipe`` for at most ``seconds``: at once if
-        a worker is free, else after the searches waiting before it.
+    def submit(
+        self, recipe: Recipe, state: Any, seconds: float, depth: int | None = None
+    ) -> Search:
+        """Search ``state`` of the game of ``recipe`` for at most ``seconds`` (and
+        ``depth`` plies, if given): at once if a worker is free, else after the searches
+        waiting before it.
 
         Raises :class:`QueueFullError` when every worker is busy and the line is full."""
         if not self._free and len(self._waiting) >= self.queue_limit:
@@ -343,7 +358,7 @@ class SearchPool:
                 f"try again in a few seconds",
                 self._next_free_in(),
             )
-        search = Search(self, recipe, state, seconds)
+        search = Search(self, recipe, state, seconds, depth)
         self._waiting.append(search)
         self._advance()
         return search
@@ -386,7 +401,12 @@ class SearchPool:
             search.queue.put_nowait(("started", {}))
         try:
             future = self._submit(
-                run_search, self.pool_id, slot, search.recipe, search.state, search.seconds
+                partial(run_search, depth=search.depth),
+                self.pool_id,
+                slot,
+                search.recipe,
+                search.state,
+                search.seconds,
             )
         except Exception as error:  # the workers cannot be started: end this search
             self._dispatch((slot, "error", f"the engine could not start: {error}"))

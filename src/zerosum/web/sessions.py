@@ -42,6 +42,7 @@ from functools import lru_cache
 from typing import Any, Final
 
 from zerosum.game import (
+    BoardView,
     InvalidGameError,
     ZerosumError,
     describe_state,
@@ -89,6 +90,9 @@ MAX_BOARD_CELLS: Final = 4096
 
 MAX_TEXT: Final = 20_000
 """The most characters of a position's text picture a view carries."""
+
+_MAX_PIECE_NAME: Final = 12
+"""The most characters of a piece's name or a coordinate a view carries."""
 
 _GAMES_CACHED: Final = 64
 """Games made from a spec alone, kept for reuse (one object serves every session)."""
@@ -264,7 +268,9 @@ class Session:
     older position knows its answer is stale. ``search`` is the running search, if any
     (the app's object; this module only tests it for ``None``); ``analysis`` is the last
     engine report shown to the person. ``address`` is the client address that created
-    the game and ``used`` when it was last asked for (the store's clock)."""
+    the game and ``used`` when it was last asked for (the store's clock). ``resigned``
+    is the side that resigned, if one did: the game is over. ``depth`` caps the
+    engine's search in plies (a weaker level), if set."""
 
     id: str
     owner: str
@@ -280,6 +286,8 @@ class Session:
     search: Any = None
     analysis: dict[str, Any] | None = None
     hint: str | None = None
+    resigned: int | None = None
+    depth: int | None = None
 
     @property
     def spec(self) -> str:
@@ -299,7 +307,7 @@ class Session:
     def turn(self) -> str:
         """Say whose turn it is: ``"human"``, ``"engine"`` or ``"over"``."""
         game, state = self.game, self.state
-        if game.is_terminal(state):
+        if self.resigned is not None or game.is_terminal(state):
             return "over"
         return "human" if game.to_move(state) == self.human else "engine"
 
@@ -326,6 +334,10 @@ class Session:
         Raises :class:`BusyError` when the person has made no move yet."""
         game = self.game
         movers = [game.to_move(s) for s in self.states[:-1]]
+        if self.resigned is not None:
+            self.resigned = None  # taking the resignation back is the undo
+            self.version += 1
+            return
         if self.human not in movers:
             raise BusyError("nothing to undo: you have not moved yet")
         last = len(movers) - 1 - movers[::-1].index(self.human)
@@ -335,13 +347,33 @@ class Session:
         self.analysis = None
         self.hint = None
 
+    def resign(self) -> None:
+        """The person resigns: the engine wins. Raises :class:`BusyError` once the game
+        is over."""
+        if self.turn() == "over":
+            raise BusyError(f"the game is already over in {self.where()}")
+        self.resigned = self.human
+        self.version += 1
+        self.hint = None
+
+    def swap(self) -> None:
+        """The person takes the other side; the engine plays the one they left."""
+        if self.resigned is not None:
+            raise BusyError("the game is over: you resigned (undo takes it back)")
+        self.human = 1 - self.human
+        self.version += 1
+        self.hint = None
+
     def where(self) -> str:
         """Name the current position for error messages."""
         return describe_state(self.game, self.state)
 
 
-def session_view(session: Session) -> dict[str, Any]:
-    """Return everything the page shows about ``session`` as JSON-ready data.
+def session_view(session: Session, ply: int | None = None) -> dict[str, Any]:
+    """Return everything the page shows about ``session`` as JSON-ready data; with
+    ``ply``, the board and position are those after the first ``ply`` moves, for review
+    (nothing on that board can be clicked). Raises :class:`~zerosum.game.ZerosumError`
+    for a ply the game has not reached.
 
     Every list is bounded whatever the game: ``legal`` holds at most
     :data:`MAX_LEGAL_LISTED` moves (``legal_count`` says how many there are and
@@ -349,11 +381,27 @@ def session_view(session: Session) -> dict[str, Any]:
     :data:`MAX_MOVES_LISTED` moves (``move_count`` counts them all), ``board`` is
     ``None`` for a board of more than :data:`MAX_BOARD_CELLS` cells and ``text`` holds
     at most :data:`MAX_TEXT` characters. Call it on a :meth:`Session.snapshot` when
-    another thread may change the session meanwhile."""
+    another thread may change the session meanwhile.
+
+    The board is the game's :class:`~zerosum.game.BoardView` with every move written as
+    its label: ``targets`` (cell to move), ``moves`` (from-cell to to-cell to the
+    moves between them), and ``last`` the cells the last move changed (from and to,
+    what it captured or removed) when the game does not name them itself. ``position``
+    is the position in the game's notation (FEN for chess), ``ply`` the moves the
+    board is after and ``resigned`` the side that resigned, if one did."""
     game, state = session.game, session.state
     info = game.info
+    reviewed = len(session.states) - 1 if ply is None else ply
+    if not 0 <= reviewed < len(session.states):
+        raise ZerosumError(
+            f"no position after {ply} moves: the game has {len(session.moves)} moves so far"
+        )
+    shown = session.states[reviewed]
+    board = _board_view(game, shown, session.states[reviewed - 1] if reviewed else None)
+    if board is not None and ply is not None:
+        board["targets"], board["moves"] = {}, {}
     label = move_formatter(game)
-    over = game.is_terminal(state)
+    over = session.resigned is not None or game.is_terminal(state)
     actions = [] if over else game.actions(state)
     listed = [label(state, move) for move in actions[:MAX_LEGAL_LISTED]]
     first = max(0, len(session.moves) - MAX_MOVES_LISTED)
@@ -370,6 +418,7 @@ def session_view(session: Session) -> dict[str, Any]:
         },
         "human": session.human,
         "think": session.think,
+        "depth": session.depth,
         "to_move": game.to_move(state),
         "turn": session.turn(),
         "thinking": session.search is not None,
@@ -381,14 +430,26 @@ def session_view(session: Session) -> dict[str, Any]:
             for text, player in zip(session.moves[first:], movers, strict=True)
         ],
         "move_count": len(session.moves),
-        "board": _board_view(game, state),
-        "text": _bounded_text(_picture(game, state)),
+        "board": board,
+        "text": _bounded_text(_picture(game, shown)),
+        "position": _position(game, shown),
+        "ply": reviewed,
+        "review": ply is not None,
         "result": None,
         "analysis": session.analysis,
         "hint": session.hint,
+        "resigned": session.resigned,
     }
     ended = outcome(game, state) if over else None
-    if ended is not None:
+    if session.resigned is not None:
+        victor = 1 - session.resigned
+        view["result"] = {
+            "winner": victor,
+            "score": "1-0" if victor == 0 else "0-1",
+            "text": f"{info.players[session.resigned]} resigns; {info.players[victor]} wins",
+            "for_you": "loss",
+        }
+    elif ended is not None:
         winner = ended.winner
         view["result"] = {
             "winner": winner,
@@ -404,33 +465,101 @@ def _picture(game: Any, state: Any) -> str:
     return render(state) if render is not None else describe_state(game, state)
 
 
+def _position(game: Any, state: Any) -> str | None:
+    """The position in the game's own notation (FEN for chess), to copy; ``None`` when
+    the game writes none."""
+    formatter = getattr(game, "format_state", None)
+    if formatter is None:
+        return None
+    try:
+        text: str = formatter(state)
+    except ZerosumError:  # a state it cannot write (connect four's unreachable ones)
+        return None
+    return text if len(text) <= MAX_TEXT else None
+
+
 def _bounded_text(text: str) -> str:
     if len(text) <= MAX_TEXT:
         return text
     return f"{text[:MAX_TEXT]}\n… ({len(text):,} characters in all; the rest is not shown)"
 
 
-def _board_view(game: Any, state: Any) -> dict[str, Any] | None:
-    board = getattr(game, "board", None)
-    if board is None:
+def _board_view(game: Any, state: Any, before: Any = None) -> dict[str, Any] | None:
+    """The board of ``state`` as JSON-ready data, or ``None`` when the game draws none
+    (or a board too big to draw); ``before`` is the position before the last move,
+    whose picture marks the cells that move changed when the game cannot say itself."""
+    picture = _picture_of(game, state)
+    if picture is None:
         return None
-    picture = board(state)
     cells = picture.width * picture.height
-    if cells > MAX_BOARD_CELLS or len(picture.cells) != cells:
-        return None  # too big to draw (or malformed): the page shows the text picture
     label = move_formatter(game)
+
+    def inside(cell: Any) -> bool:
+        return isinstance(cell, int) and 0 <= cell < cells
+
+    # two-click moves: at most one entry per pair of cells and the moves of one pair
+    # are the choices of one move (promotions), so this too is bounded by the board
+    moves: dict[str, dict[str, list[str]]] = {}
+    listed = 0
+    for start, destinations in picture.moves.items():
+        if not inside(start):
+            continue
+        for end, choices in destinations.items():
+            if inside(end) and listed < MAX_BOARD_CELLS:
+                moves.setdefault(str(start), {})[str(end)] = [label(state, m) for m in choices]
+                listed += len(choices)
+    last: list[int] = [] if picture.last is None else [picture.last]
+    if picture.last_from is not None:
+        last.insert(0, picture.last_from)
+    if not last and before is not None:
+        previous = _picture_of(game, before)
+        if previous is not None and len(previous.cells) == cells:
+            last = _changed(previous, picture)
     return {
+        "kind": picture.kind,
         "width": picture.width,
         "height": picture.height,
         "cells": list(picture.cells),
+        "pieces": [name[:_MAX_PIECE_NAME] for name in _names(picture)],
+        "piece_set": picture.piece_set[:_MAX_PIECE_NAME],
         # one target per cell at most: the view is bounded by the board
         "targets": {
-            str(cell): label(state, move)
-            for cell, move in picture.targets.items()
-            if isinstance(cell, int) and 0 <= cell < cells
+            str(cell): label(state, move) for cell, move in picture.targets.items() if inside(cell)
         },
-        "last": picture.last,
+        "moves": moves,
+        "last": [cell for cell in last if inside(cell)],
+        "line": [cell for cell in picture.line if inside(cell)][:cells],
+        "files": [text[:_MAX_PIECE_NAME] for text in picture.files[: picture.width]],
+        "ranks": [text[:_MAX_PIECE_NAME] for text in picture.ranks[: picture.height]],
+        "segments": [[a, b] for a, b in picture.segments[:cells] if inside(a) and inside(b)],
+        "breaks": [row for row in picture.breaks[: picture.height] if 0 <= row < picture.height],
     }
+
+
+def _picture_of(game: Any, state: Any) -> BoardView[Any] | None:
+    """The game's picture of ``state``, or ``None`` when it has none small enough."""
+    board = getattr(game, "board", None)
+    if board is None:
+        return None
+    picture: BoardView[Any] = board(state)
+    cells = picture.width * picture.height
+    if cells > MAX_BOARD_CELLS or len(picture.cells) != cells:
+        return None  # too big to draw (or malformed): the page shows the text picture
+    return picture
+
+
+def _changed(before: BoardView[Any], after: BoardView[Any]) -> list[int]:
+    """The cells whose piece differs between two pictures of one board: where the last
+    move went from and to (and what it captured or removed)."""
+    old = zip(before.cells, _names(before), strict=True)
+    new = zip(after.cells, _names(after), strict=True)
+    return [cell for cell, (a, b) in enumerate(zip(old, new, strict=True)) if a != b]
+
+
+def _names(picture: BoardView[Any]) -> tuple[str, ...]:
+    """The pieces' names of ``picture``, one per cell (``""`` for plain stones)."""
+    cells = len(picture.cells)
+    return picture.pieces if len(picture.pieces) == cells else ("",) * cells
 
 
 class SessionStore:
@@ -510,9 +639,20 @@ class SessionStore:
         return now
 
     def create(
-        self, owner: str, recipe: Recipe, game: Any, human: int, think: float, *, address: str = ""
+        self,
+        owner: str,
+        recipe: Recipe,
+        game: Any,
+        human: int,
+        think: float,
+        *,
+        address: str = "",
+        start: Any = None,
+        depth: int | None = None,
     ) -> Session:
-        """Start a new game of ``game`` (made from ``recipe``) for ``owner`` at ``address``.
+        """Start a new game of ``game`` (made from ``recipe``) for ``owner`` at ``address``,
+        from ``start`` (a state of the game) or else the game's start; the engine
+        searches at most ``depth`` plies when given.
 
         Raises :class:`TooManyGamesError` when the owner or the address has as many
         games as allowed, :class:`StoreFullError` when the store is full."""
@@ -526,9 +666,10 @@ class SessionStore:
             game=game,
             human=human,
             think=think,
-            states=[game.initial_state()],
+            states=[game.initial_state() if start is None else start],
             address=address,
             used=now,
+            depth=depth,
         )
         self._sessions[session.id] = session
         self._owners[owner] += 1

@@ -140,7 +140,50 @@ const play = {
   ticket: null, // the running search's ticket (see think)
   retry: null, // the timer that asks the engine again after the server said "busy"
   halted: false, // the engine failed to move: wait for the person to ask again
+  pending: false, // a move, undo, resign or swap is on its way to the server
+  flipped: false, // the board is drawn turned round (chess as black)
+  review: null, // the ply shown while stepping through the game, or null: the game itself
 };
+
+// Difficulty by name: the engine's time per move and, for the weak levels, how many
+// plies it may look ahead (a short horizon misses threats, as a beginner does).
+const LEVELS = [
+  { name: "beginner", seconds: 0.05, depth: 1 },
+  { name: "casual", seconds: 0.25, depth: 3 },
+  { name: "club", seconds: 1, depth: null },
+  { name: "strong", seconds: 3, depth: null },
+  { name: "master", seconds: 10, depth: null },
+];
+
+function showLevels(maxThink) {
+  const select = $("level-select");
+  select.replaceChildren();
+  for (const level of LEVELS.filter((l) => l.seconds <= maxThink)) {
+    const option = html("option", `${level.name} (${limitText(level.seconds, level.depth)})`);
+    option.value = level.name;
+    select.appendChild(option);
+  }
+  const custom = html("option", "custom time");
+  custom.value = "";
+  select.appendChild(custom);
+  select.value = "club";
+  $("think-input").value = "1";
+}
+
+function chosenLevel() {
+  return LEVELS.find((l) => l.name === $("level-select").value) || null;
+}
+
+function limitText(seconds, depth) {
+  const plies = depth ? `${depth} ${depth === 1 ? "ply" : "plies"} ahead, ` : "";
+  return `${plies}${seconds} s per move`;
+}
+
+// The engine's level as the server holds it: "casual (3 plies ahead, 0.25 s per move)".
+function levelText(seconds, depth) {
+  const level = LEVELS.find((l) => l.seconds === seconds && l.depth === depth);
+  return level ? `${level.name} (${limitText(seconds, depth)})` : limitText(seconds, depth);
+}
 
 function gameSpec() {
   const name = $("game-select").value;
@@ -168,6 +211,7 @@ function describeGame() {
   $("game-options").placeholder = options.length ? options.join(",") : "none";
   $("game-options").title = typed.filter((o) => o.cap).map(describeCap).join("; ");
   $("game-options").value = "";
+  $("position-input").value = "";
   $("game-file-label").hidden = !entry.upload;
   $("game-file").value = "";
   $("game-summary").textContent = entry.error ? `${entry.summary} (unavailable: ${entry.error})` : entry.summary;
@@ -185,6 +229,7 @@ async function loadGames() {
   }
   play.uploadLimit = data.upload_limit;
   $("think-input").max = String(data.max_think);
+  showLevels(data.max_think);
   const preferred = play.games.find((g) => g.name === "tictactoe");
   if (preferred) select.value = preferred.name;
   describeGame();
@@ -198,6 +243,10 @@ async function newGame(event) {
     side: Number($("side-select").value),
     think: Number($("think-input").value) || 1,
   };
+  const position = $("position-input").value.trim();
+  if (position) body.position = position;
+  const level = chosenLevel();
+  if (level && level.depth && level.seconds === body.think) body.depth = level.depth;
   try {
     const entry = currentEntry();
     const upload = entry && entry.upload ? await readUpload($("game-file"), play.uploadLimit) : null;
@@ -207,6 +256,8 @@ async function newGame(event) {
     if (previous) await api("DELETE", `/api/sessions/${previous.id}`).catch(() => {});
     play.view = null;
     const view = await api("POST", "/api/sessions", body);
+    // a board of pieces faces the person: black sees its own side at the bottom
+    play.flipped = view.human === 1 && Boolean(view.board && view.board.piece_set);
     clearAnalysis();
     resetEngine();
     showView(view);
@@ -215,28 +266,35 @@ async function newGame(event) {
   }
 }
 
+// The person's move: the board stays locked from the click until the answer, so a
+// second click cannot reach the server while the first is on its way.
 async function playMove(text) {
-  if (!play.view || play.searching) return;
+  if (!play.view || boardLocked()) return;
+  boardState.selected = null;
+  await change("move", { move: text });
+}
+
+// Send one change of the game (a move, undo, resign, swap) and show the answer.
+async function change(action, body) {
+  if (!play.view || play.pending) return;
   clearError();
+  play.pending = true;
+  updateButtons();
   try {
-    const view = await api("POST", `/api/sessions/${play.view.id}/move`, { move: text });
+    const view = await api("POST", `/api/sessions/${play.view.id}/${action}`, body);
+    play.pending = false;
     resetEngine();
     showView(view);
   } catch (error) {
     showError(error.message);
+  } finally {
+    play.pending = false;
+    updateButtons();
   }
 }
 
 async function undo() {
-  if (!play.view) return;
-  clearError();
-  try {
-    const view = await api("POST", `/api/sessions/${play.view.id}/undo`);
-    resetEngine();
-    showView(view);
-  } catch (error) {
-    showError(error.message);
-  }
+  await change("undo");
 }
 
 function clearAnalysis() {
@@ -337,18 +395,27 @@ function setStatus(text, kind = "") {
 
 function updateButtons() {
   const view = play.view;
-  const yourTurn = Boolean(view) && view.turn === "human" && !play.searching;
-  $("hint").disabled = !yourTurn;
+  const idle = Boolean(view) && !play.searching && !play.pending;
+  const yourTurn = idle && view.turn === "human";
+  const resigned = Boolean(view) && view.resigned !== null;
+  $("hint").disabled = !yourTurn || play.review !== null;
   $("engine-move").hidden = !(view && view.turn === "engine" && play.halted && !play.searching);
-  $("undo").disabled = !view || play.searching || !view.moves.some((m) => m.by === "you");
+  $("undo").disabled = !idle || (!resigned && !view.moves.some((m) => m.by === "you"));
+  $("resign").disabled = !idle || view.turn === "over";
+  $("swap").disabled = !idle || view.turn === "over";
   for (const button of document.querySelectorAll("#legal button")) button.disabled = !yourTurn;
-  $("board").classList.toggle("locked", !yourTurn);
+  $("board").classList.toggle("locked", boardLocked());
+  updateReview();
 }
 
 function showView(view) {
+  if (!play.view || play.view.id !== view.id || play.view.move_count !== view.move_count) boardState.selected = null;
   play.view = view;
+  play.review = null;
+  showPosition(view);
   const players = view.game.players;
   $("game-title").textContent = `${view.game.title} — you are ${players[view.human]}`;
+  $("level-shown").textContent = `Engine level: ${levelText(view.think, view.depth)}`;
   $("game-summary").textContent = view.game.description || $("game-summary").textContent;
   if (view.analysis) showReport(view.analysis);
   drawBoard(view);
@@ -366,7 +433,9 @@ function showView(view) {
     delete result.dataset.outcome;
     const mover = players[view.to_move];
     if (view.turn === "human") {
-      setStatus(view.hint ? `Your move (${mover}). Hint: ${view.hint}` : `Your move (${mover}).`, "yours");
+      // the hint's report is the last one shown: its score is the person's with the hint
+      const score = view.hint && view.analysis ? ` (${view.analysis.score_text})` : "";
+      setStatus(view.hint ? `Your move (${mover}). Hint: ${view.hint}${score}` : `Your move (${mover}).`, "yours");
     } else if (play.halted) {
       setStatus(`Engine to move (${mover}): it could not; press “Ask the engine again”.`, "thinking");
     } else {
@@ -379,55 +448,293 @@ function showView(view) {
   }
 }
 
+// ------------------------------------------------------------------ boards
+// One SVG board family drawn from the game's BoardView (see zerosum.game.BoardView):
+// square cells, intersections, columns that stones drop into, rows of counters. A move
+// is one click on a target, or two: a piece, then one of its destinations (then a
+// choice when several moves join the same two cells, as a pawn's promotions).
+
+// Chess pieces are the Unicode chess symbols in DejaVu Sans (Debian's fonts-dejavu-core,
+// under the Bitstream Vera / DejaVu free licence), the solid shapes for both sides,
+// filled white or black; U+FE0E asks for the text form, never an emoji.
+const PIECE_SETS = {
+  chess: { k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" },
+};
+
+const boardState = {
+  selected: null, // the from-cell chosen for a two-click move
+  drag: null, // a piece being dragged: { from, glyph, moved, start }
+};
+
+function boardLocked() {
+  const view = play.view;
+  return !view || play.review !== null || view.turn !== "human" || play.searching || play.pending;
+}
+
 function drawBoard(view) {
   const container = $("board");
   container.replaceChildren();
+  $("promotion").hidden = true;
   const board = view.board;
-  $("board-text").hidden = Boolean(board);
+  // rows of counters leave the scores to the text picture: both are shown
+  $("board-text").hidden = Boolean(board) && board.kind !== "heaps";
+  $("board-text").classList.toggle("small", Boolean(board));
   $("board-text").textContent = view.text;
   if (!board) return;
-  const cell = Math.max(36, Math.min(96, Math.floor(480 / Math.max(board.width, board.height))));
-  const width = board.width * cell;
-  const height = board.height * cell;
+  if (boardState.selected !== null && !(String(boardState.selected) in board.moves)) boardState.selected = null;
+  const { width: columns, height: rows } = board;
+  const kind = board.kind;
+  const longest = Math.max(0, ...board.ranks.map((r) => r.length));
+  const cell = Math.max(kind === "heaps" ? 30 : 34, Math.min(72, Math.floor(520 / Math.max(columns, rows))));
+  const left = board.ranks.length ? Math.max(18, longest * 8 + 10) : 6;
+  const bottom = board.files.length ? 20 : 6;
+  const width = left + columns * cell + 6;
+  const height = 6 + rows * cell + bottom;
   const picture = svg("svg", {
     viewBox: `0 0 ${width} ${height}`,
     width,
     height,
-    class: "grid",
+    class: `grid kind-${kind}`,
     role: "img",
     "aria-label": `${view.game.title} board`,
   });
-  svg("rect", { x: 0, y: 0, width, height, class: "grid-back", rx: 6 }, picture);
+  const x0 = left;
+  const y0 = 6;
+  // a flipped board is turned half a circle: the last cell is drawn first
+  const flipped = play.flipped;
+  const place = (index) => (flipped ? board.cells.length - 1 - index : index);
+  const centre = (index) => ({
+    x: x0 + (place(index) % columns) * cell + cell / 2,
+    y: y0 + Math.floor(place(index) / columns) * cell + cell / 2,
+  });
+  svg("rect", { x: x0 - 4, y: y0 - 4, width: columns * cell + 8, height: rows * cell + 8, class: `grid-back ${kind}`, rx: 6 }, picture);
+  if (kind === "intersections") drawLines(picture, board, centre, cell);
+  // coordinates: files under the board, ranks at its left
+  board.files.forEach((label, column) => {
+    const shown = flipped ? columns - 1 - column : column;
+    const text = svg("text", { x: x0 + shown * cell + cell / 2, y: y0 + rows * cell + 15, class: "coord" }, picture);
+    text.textContent = label;
+  });
+  board.ranks.forEach((label, row) => {
+    const shown = flipped ? rows - 1 - row : row;
+    const text = svg("text", { x: x0 - 8, y: y0 + shown * cell + cell / 2, class: "coord rank" }, picture);
+    text.textContent = label;
+  });
+  const last = new Set(board.last);
+  const line = new Set(board.line);
+  const selected = boardState.selected;
+  const destinations = selected === null ? {} : board.moves[String(selected)] || {};
   const players = view.game.players;
   for (let index = 0; index < board.cells.length; index += 1) {
-    const x = (index % board.width) * cell;
-    const y = Math.floor(index / board.width) * cell;
-    const target = board.targets[String(index)];
-    const square = svg("rect", { x: x + 2, y: y + 2, width: cell - 4, height: cell - 4, rx: 6 }, picture);
+    const x = x0 + (place(index) % columns) * cell;
+    const y = y0 + Math.floor(place(index) / columns) * cell;
+    const row = Math.floor(index / columns);
+    // a chequered board has no gaps between its squares; other cells are tiles
+    const gap = kind === "squares" && board.piece_set ? 0 : 1;
+    const square = svg("rect", { x: x + gap, y: y + gap, width: cell - 2 * gap, height: cell - 2 * gap, rx: gap ? 5 : 0 }, picture);
     square.classList.add("cell");
+    if (kind === "squares" && board.piece_set) square.classList.add((row + index) % 2 === 0 ? "light" : "dark");
     square.dataset.index = String(index);
+    const target = board.targets[String(index)];
     if (target !== undefined) {
       square.classList.add("target");
       square.dataset.move = target;
       if (view.hint && target === view.hint) square.classList.add("hinted");
-      square.addEventListener("click", () => playMove(target));
       const title = svg("title", {}, square);
       title.textContent = target;
     }
-    if (board.last === index) square.classList.add("last");
-    const owner = board.cells[index];
-    if (owner === null) continue;
-    const name = players[owner];
-    if (name.length === 1) {
-      const glyph = svg("text", { x: x + cell / 2, y: y + cell / 2, class: `glyph p${owner}` }, picture);
-      glyph.setAttribute("font-size", String(Math.round(cell * 0.62)));
-      glyph.textContent = name;
-    } else {
-      // games whose players are colours (black, white) get stones of those colours
-      svg("circle", { cx: x + cell / 2, cy: y + cell / 2, r: cell * 0.38, class: `stone p${owner} ${name}` }, picture);
+    if (String(index) in board.moves) {
+      square.classList.add("from");
+      if (view.hint && Object.values(board.moves[String(index)]).some((c) => c.includes(view.hint))) square.classList.add("hinted");
+    }
+    if (index === selected) square.classList.add("selected");
+    if (String(index) in destinations) {
+      square.classList.add("destination");
+      square.dataset.moves = destinations[String(index)].join(" ");
+    }
+    if (last.has(index)) square.classList.add("last");
+    if (line.has(index)) square.classList.add("win");
+    square.addEventListener("click", () => clickCell(index));
+    if (String(index) in board.moves) {
+      square.addEventListener("pointerdown", (event) => startDrag(event, index, picture));
+    }
+    if (kind === "columns" && board.cells[index] === null) {
+      const { x: cx, y: cy } = centre(index);
+      svg("circle", { cx, cy, r: cell * 0.4, class: "hole" }, picture);
+    }
+    drawPiece(picture, board, index, centre(index), cell, players);
+    if (String(index) in destinations) {
+      const { x: cx, y: cy } = centre(index);
+      const occupied = board.cells[index] !== null;
+      svg("circle", { cx, cy, r: occupied ? cell * 0.46 : cell * 0.14, class: occupied ? "dot capture" : "dot" }, picture);
     }
   }
+  if (board.line.length > 1) {
+    const a = centre(board.line[0]);
+    const b = centre(board.line[board.line.length - 1]);
+    svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "win-line" }, picture);
+  }
   container.appendChild(picture);
+}
+
+// Grid lines through the cells' centres (go, gomoku, xiangqi): the inner vertical lines
+// stop at each break (xiangqi's river), and the extra segments are drawn on top.
+function drawLines(picture, board, centre, cell) {
+  const { width: columns, height: rows } = board;
+  const group = svg("g", { class: "lines" }, picture);
+  for (let row = 0; row < rows; row += 1) {
+    const a = centre(row * columns);
+    const b = centre(row * columns + columns - 1);
+    svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y }, group);
+  }
+  const breaks = new Set(board.breaks);
+  for (let column = 0; column < columns; column += 1) {
+    const edge = column === 0 || column === columns - 1;
+    let start = 0;
+    for (let row = 0; row < rows; row += 1) {
+      if (row === rows - 1 || (!edge && breaks.has(row))) {
+        const a = centre(start * columns + column);
+        const b = centre(row * columns + column);
+        svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y }, group);
+        start = row + 1;
+      }
+    }
+  }
+  for (const [from, to] of board.segments) {
+    const a = centre(from);
+    const b = centre(to);
+    svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y }, group);
+  }
+  if (cell < 10) group.classList.add("thin");
+}
+
+function drawPiece(picture, board, index, { x, y }, cell, players) {
+  const owner = board.cells[index];
+  const name = board.pieces[index] || "";
+  if (owner === null && !name) return;
+  const set = PIECE_SETS[board.piece_set];
+  if (set && owner !== null && set[name.toLowerCase()]) {
+    const glyph = svg("text", { x, y, class: `piece p${owner}` }, picture);
+    glyph.dataset.index = String(index);
+    glyph.setAttribute("font-size", String(Math.round(cell * 0.8)));
+    glyph.textContent = `${set[name.toLowerCase()]}\uFE0E`;
+    glyph.dataset.piece = name;
+    return;
+  }
+  if (owner === null) {
+    // a neutral counter: a heap's stone or a pile, its name written on it
+    svg("circle", { cx: x, cy: y, r: cell * 0.42, class: "counter" }, picture);
+    const label = svg("text", { x, y, class: "counter-label" }, picture);
+    label.setAttribute("font-size", String(Math.round(cell * (name.length > 2 ? 0.28 : 0.4))));
+    label.textContent = name;
+    return;
+  }
+  const player = players[owner];
+  // a letter for games whose players are letters (X, O), but a dropped stone is a disc
+  if (!name && player.length === 1 && board.kind !== "columns") {
+    const glyph = svg("text", { x, y, class: `glyph p${owner}` }, picture);
+    glyph.setAttribute("font-size", String(Math.round(cell * 0.62)));
+    glyph.textContent = player;
+    return;
+  }
+  // games whose players are colours (black, white) get stones of those colours
+  svg("circle", { cx: x, cy: y, r: cell * 0.42, class: `stone p${owner} ${player}` }, picture);
+  if (name) {
+    const label = svg("text", { x, y, class: `stone-label p${owner}` }, picture);
+    label.setAttribute("font-size", String(Math.round(cell * 0.45)));
+    label.textContent = name;
+  }
+}
+
+function clickCell(index) {
+  const board = play.view && play.view.board;
+  if (!board || boardLocked()) return;
+  const key = String(index);
+  const selected = boardState.selected;
+  if (selected !== null) {
+    const choices = (board.moves[String(selected)] || {})[key];
+    if (choices) {
+      chooseMove(choices);
+      return;
+    }
+  }
+  if (key in board.targets) {
+    playMove(board.targets[key]);
+    return;
+  }
+  boardState.selected = key in board.moves && selected !== index ? index : null;
+  drawBoard(play.view);
+}
+
+// One move between two cells plays at once; several (a pawn's promotions) are offered.
+function chooseMove(choices) {
+  if (choices.length === 1) {
+    boardState.selected = null;
+    playMove(choices[0]);
+    return;
+  }
+  const box = $("promotion");
+  box.replaceChildren(html("span", "Choose:", "muted"));
+  for (const text of choices) {
+    const button = html("button", text, "move");
+    button.type = "button";
+    button.dataset.move = text;
+    button.addEventListener("click", () => {
+      boardState.selected = null;
+      box.hidden = true;
+      playMove(text);
+    });
+    box.appendChild(button);
+  }
+  const cancel = html("button", "cancel", "link-button");
+  cancel.type = "button";
+  cancel.addEventListener("click", () => {
+    box.hidden = true;
+    boardState.selected = null;
+    drawBoard(play.view);
+  });
+  box.appendChild(cancel);
+  box.hidden = false;
+}
+
+// Drag and drop: press on a piece, let go over one of its destinations. A press that
+// does not move is a click (it selects the piece).
+function startDrag(event, from, picture) {
+  if (boardLocked() || event.button !== 0) return;
+  const glyph = picture.querySelector(`.piece[data-index="${from}"]`);
+  boardState.drag = { from, glyph, moved: false, start: { x: event.clientX, y: event.clientY } };
+  const move = (e) => {
+    const drag = boardState.drag;
+    if (!drag) return;
+    const dx = e.clientX - drag.start.x;
+    const dy = e.clientY - drag.start.y;
+    if (!drag.moved && Math.hypot(dx, dy) < 6) return;
+    drag.moved = true;
+    if (drag.glyph) {
+      const scale = picture.viewBox.baseVal.width / picture.getBoundingClientRect().width;
+      drag.glyph.setAttribute("transform", `translate(${dx * scale} ${dy * scale})`);
+      drag.glyph.classList.add("dragging");
+    }
+  };
+  const up = (e) => {
+    window.removeEventListener("pointermove", move);
+    window.removeEventListener("pointerup", up);
+    const drag = boardState.drag;
+    boardState.drag = null;
+    if (!drag || !drag.moved) return;
+    if (drag.glyph) drag.glyph.removeAttribute("transform");
+    const under = document.elementsFromPoint(e.clientX, e.clientY).find((el) => el.classList && el.classList.contains("cell"));
+    const choices = under ? (play.view.board.moves[String(from)] || {})[under.dataset.index] : null;
+    if (choices) {
+      boardState.selected = from;
+      chooseMove(choices);
+    } else {
+      boardState.selected = null;
+      drawBoard(play.view);
+    }
+  };
+  window.addEventListener("pointermove", move);
+  window.addEventListener("pointerup", up);
 }
 
 function drawLegal(view) {
@@ -466,14 +773,83 @@ function drawMoves(view) {
   // the view lists the latest moves only: number them from where the list starts
   list.start = view.move_count - view.moves.length + 1;
   const players = view.game.players;
-  for (const move of view.moves) {
+  view.moves.forEach((move, i) => {
     const item = html("li");
+    item.dataset.ply = String(list.start + i);
+    item.title = "show the position after this move";
+    item.addEventListener("click", () => review(list.start + i));
     item.appendChild(html("span", players[move.player], `who p${move.player}`));
     item.appendChild(html("span", move.text, "text"));
     item.appendChild(html("span", move.by, "muted"));
     list.appendChild(item);
-  }
+  });
   list.scrollTop = list.scrollHeight;
+}
+
+// Step through the game: the board after the first `ply` moves, fetched from the server
+// (which keeps every position); null or the last ply is the game itself again.
+async function review(ply) {
+  const view = play.view;
+  if (!view) return;
+  if (ply === null || ply >= view.move_count) {
+    play.review = null;
+    drawBoard(view);
+    showPosition(view);
+    updateButtons();
+    return;
+  }
+  const wanted = Math.max(0, ply);
+  try {
+    const shown = await api("GET", `/api/sessions/${view.id}?ply=${wanted}`);
+    if (play.view !== view) return; // the game moved on meanwhile
+    play.review = wanted;
+    boardState.selected = null;
+    drawBoard(shown);
+    showPosition(shown);
+    updateButtons();
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+function updateReview() {
+  const view = play.view;
+  const total = view ? view.move_count : 0;
+  const ply = play.review === null ? total : play.review;
+  $("review-first").disabled = !view || ply === 0;
+  $("review-back").disabled = !view || ply === 0;
+  $("review-next").disabled = !view || ply >= total;
+  $("review-last").disabled = !view || ply >= total;
+  $("review-text").textContent = play.review === null ? "" : `Reviewing: after move ${ply} of ${total}`;
+  for (const item of document.querySelectorAll("#move-list li")) {
+    item.classList.toggle("current", play.review !== null && Number(item.dataset.ply) === play.review);
+  }
+}
+
+function reviewStep(delta) {
+  const view = play.view;
+  if (!view) return;
+  const ply = play.review === null ? view.move_count : play.review;
+  review(ply + delta);
+}
+
+// The position in the game's notation (FEN for chess) and the moves, ready to copy.
+function showPosition(view) {
+  $("position-text").value = view.position || "";
+  $("position-row").hidden = !view.position;
+  const cut = view.move_count > view.moves.length ? "… " : "";
+  $("moves-text").value = cut + view.moves.map((m) => m.text).join(" ");
+}
+
+async function copyField(id) {
+  const field = $(id);
+  field.select();
+  try {
+    await navigator.clipboard.writeText(field.value);
+    setStatus("Copied.", "yours");
+  } catch (_) {
+    setStatus("Selected: press Ctrl+C to copy.", "");
+  }
 }
 
 // ================================================================== lab
@@ -532,6 +908,8 @@ async function runLab(event) {
       if (moves) body.moves = moves.split(/\s+/);
     }
     const data = await api("POST", "/api/lab", body);
+    // a file cannot travel in a link: a search of an uploaded game has none
+    lab.request = body.upload ? null : body;
     loadTrace(data);
   } catch (error) {
     $("lab-view").hidden = true;
@@ -681,22 +1059,76 @@ function stateAt(step) {
   let current = null;
   let visited = 0;
   let pruned = 0;
+  let change = ""; // how the last event moved its parent's window, in words
+  const windows = new Map(); // each node's window as the search has moved it so far
   const events = lab.data.events;
   for (let i = 0; i < step; i += 1) {
     const event = events[i];
     const key = String(event.node);
+    change = "";
     if (event.kind === "enter") {
       entered.add(key);
       visited += 1;
+      const node = lab.nodes.get(key);
+      if (node.window) windows.set(key, [...node.window]);
     } else if (event.kind === "leave") {
       left.add(key);
+      change = moveWindow(lab.nodes.get(key), windows);
     } else {
       cut.add(key);
       for (const move of lab.nodes.get(key).cutoff.moves) pruned += move.size === null ? 0 : move.size;
     }
     current = key;
   }
-  return { entered, left, cut, current, visited, pruned };
+  return { entered, left, cut, current, visited, pruned, change, windows };
+}
+
+// A child's value moves its parent's window as alpha-beta does: at a MAX node (in
+// negamax form, every node, with the value negated) α rises to a better value; at a
+// MIN node β falls. Returns the change in words ("α rises to 100 at A"), or "".
+function moveWindow(child, windows) {
+  if (child.parent === null || child.parent === undefined) return "";
+  const parentKey = String(child.parent);
+  const window = windows.get(parentKey);
+  if (!window) return "";
+  const parent = lab.nodes.get(parentKey);
+  const rootForm = lab.data.trace.orientation === "root";
+  const where = parent.move === null ? "the root" : parent.move;
+  if (!rootForm) {
+    const value = -scoreNumber(child.value);
+    if (value <= scoreNumber(window[0])) return "";
+    window[0] = value;
+    return `α rises to ${showScore(value)} at ${where}`;
+  }
+  const value = scoreNumber(child.value);
+  const maximising = parent.player === lab.nodes.get("0").player;
+  if (maximising && value > scoreNumber(window[0])) {
+    window[0] = value;
+    return `α rises to ${showScore(value)} at ${where}`;
+  }
+  if (!maximising && value < scoreNumber(window[1])) {
+    window[1] = value;
+    return `β falls to ${showScore(value)} at ${where}`;
+  }
+  return "";
+}
+
+function scoreNumber(value) {
+  if (value === "+inf") return Infinity;
+  if (value === "-inf") return -Infinity;
+  return Number(value);
+}
+
+// A node's value as what the search learnt: exact strictly inside the window it was
+// searched with, but only a bound on or outside it (a cut-off proves "at least", a
+// node whose every move failed low only "at most").
+function valueText(node) {
+  const value = showScore(node.value);
+  if (node.leaf || !node.window) return value;
+  const number = scoreNumber(node.value);
+  if (number <= scoreNumber(node.window[0])) return `≤ ${value}`;
+  if (number >= scoreNumber(node.window[1])) return `≥ ${value}`;
+  return value;
 }
 
 function describeEvent(step) {
@@ -716,7 +1148,13 @@ function describeEvent(step) {
     return `Cut-off at ${name}: ${reason}, so ${moves} ${node.cutoff.moves.length === 1 ? "is" : "are"} never visited.`;
   }
   const subject = node.move === null ? "The root" : name;
-  return `${subject} ${node.leaf ? "is a leaf worth" : "is worth"} ${showScore(node.value)}.`;
+  const text = valueText(node);
+  // outside its window a value is a bound: a cut-off stopped the search there, or no
+  // move came inside the window
+  const why = node.cutoff ? "the cut-off made the rest unnecessary" : "no move came inside its window";
+  if (text.startsWith("≥")) return `${subject} is worth at least ${showScore(node.value)}: ${why}.`;
+  if (text.startsWith("≤")) return `${subject} is worth at most ${showScore(node.value)}: ${why}.`;
+  return `${subject} ${node.leaf ? "is a leaf worth" : "is worth"} ${text}.`;
 }
 
 function setStep(step) {
@@ -735,8 +1173,10 @@ function setStep(step) {
     if (node.ghost) continue;
     group.classList.toggle("current", view.current === node.key);
     group.classList.toggle("done", view.left.has(node.key));
-    value.textContent = view.left.has(node.key) ? showScore(node.value) : shown ? "?" : "";
-    window.textContent = node.window && shown ? `[${showScore(node.window[0])}, ${showScore(node.window[1])}]` : "";
+    value.textContent = view.left.has(node.key) ? valueText(node) : shown ? "?" : "";
+    value.classList.toggle("long", value.textContent.length > 5);
+    const bounds = view.windows.get(node.key) || node.window;
+    window.textContent = bounds && shown ? `[${showScore(bounds[0])}, ${showScore(bounds[1])}]` : "";
     if (cut) cut.classList.toggle("hidden", !view.cut.has(node.key));
   }
   $("lab-value").textContent = view.left.has("0") ? showScore(lab.data.trace.root_value) : "?";
@@ -745,11 +1185,18 @@ function setStep(step) {
   $("step-count").textContent = `${lab.step} / ${total}`;
   $("step-range").value = String(lab.step);
   let text = describeEvent(lab.step);
+  if (view.change) text += ` So ${view.change}.`;
   if (lab.step === total) {
     const line = lab.data.trace.best_line.join(" › ");
     text += ` Done: value ${showScore(lab.data.trace.root_value)}${line ? `, best line ${line}` : ""}.`;
   }
   $("step-text").textContent = text;
+  const link = labLink(lab.step);
+  $("lab-link").hidden = !link;
+  if (link) {
+    $("lab-link").href = link;
+    history.replaceState(null, "", link);
+  }
   $("step-back").disabled = $("step-first").disabled = lab.step === 0;
   $("step-next").disabled = $("step-last").disabled = lab.step === total;
   const current = view.current && lab.nodes.get(view.current);
@@ -797,6 +1244,36 @@ function bind() {
     if (play.view) fetch(`/api/sessions/${play.view.id}`, { method: "DELETE", keepalive: true });
   });
   $("undo").addEventListener("click", undo);
+  $("resign").addEventListener("click", () => {
+    if (window.confirm("Resign this game?")) change("resign");
+  });
+  $("swap").addEventListener("click", async () => {
+    await change("swap");
+    const board = play.view && play.view.board;
+    if (board && board.piece_set) {
+      play.flipped = play.view.human === 1;
+      review(play.review);
+    }
+  });
+  $("flip").addEventListener("click", () => {
+    play.flipped = !play.flipped;
+    if (play.view) review(play.review);
+  });
+  $("level-select").addEventListener("change", () => {
+    const level = chosenLevel();
+    if (level) $("think-input").value = String(level.seconds);
+  });
+  $("think-input").addEventListener("input", () => {
+    // a time typed by hand is a custom level: no depth limit
+    const level = chosenLevel();
+    if (!level || level.seconds !== Number($("think-input").value)) $("level-select").value = "";
+  });
+  $("review-first").addEventListener("click", () => review(0));
+  $("review-back").addEventListener("click", () => reviewStep(-1));
+  $("review-next").addEventListener("click", () => reviewStep(1));
+  $("review-last").addEventListener("click", () => review(null));
+  $("copy-position").addEventListener("click", () => copyField("position-text"));
+  $("copy-moves").addEventListener("click", () => copyField("moves-text"));
   $("lab-form").addEventListener("submit", runLab);
   for (const radio of document.querySelectorAll("input[name=source]")) {
     radio.addEventListener("change", showSource);
@@ -827,10 +1304,49 @@ function bind() {
   });
 }
 
+// A link to a search and one of its steps: the lab's request and the step, in the
+// address's fragment (it never reaches the server's logs).
+function labLink(step) {
+  if (!lab.request) return "";
+  return `#lab=${encodeURIComponent(JSON.stringify({ ...lab.request, step }))}`;
+}
+
+async function openLink() {
+  if (!location.hash.startsWith("#lab=")) return;
+  let request;
+  try {
+    request = JSON.parse(decodeURIComponent(location.hash.slice(5)));
+  } catch (_) {
+    showError("This link's search could not be read: it may have been cut short.");
+    return;
+  }
+  const { step, ...body } = request;
+  showPanel("lab");
+  const source = body.example ? "example" : body.tree ? "tree" : "game";
+  document.querySelector(`input[name=source][value=${source}]`).checked = true;
+  showSource();
+  if (body.example) $("lab-example").value = body.example;
+  if (body.tree) $("lab-json").value = body.tree;
+  if (body.game) $("lab-game").value = body.game;
+  $("lab-position").value = body.position || "";
+  $("lab-moves").value = (body.moves || []).join(" ");
+  if (body.algorithm) $("lab-algorithm").value = body.algorithm;
+  $("lab-depth").value = body.depth ? String(body.depth) : "";
+  try {
+    const data = await api("POST", "/api/lab", body);
+    lab.request = body;
+    loadTrace(data);
+    setStep(Number(step) || 0);
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
 async function start() {
   bind();
   try {
     await Promise.all([loadGames(), loadLab()]);
+    await openLink();
     document.body.dataset.ready = "true";
   } catch (error) {
     showError(`The server did not answer: ${error.message}`);
