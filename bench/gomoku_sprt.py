@@ -37,7 +37,7 @@ TIME = "time=60"
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=400, help="the most games a match plays")
+    parser.add_argument("--games", type=int, default=200, help="the most games a match plays")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--only", choices=sorted(PAIRINGS))

@@ -1,0 +1,85 @@
+"""zerosum's othello engine against Debian's GRhino (``gtp-rhino``, GTP), level by level.
+
+    .venv/bin/python bench/othello_strength.py [--levels 1,2,3,4,5] [--games N] [--time S]
+                                                [--seed S] [--workers N]
+
+Each level is a match through the arena's GTP agent: ``engine:time=S`` against
+``gtp:/usr/games/gtp-rhino --level L``, balanced random openings of four plies played
+with colours swapped, one game at a time by default, so the side not moving is idle
+(the machine has two cores). GRhino searches to its level's fixed depths, whatever the
+time, so "equal time" is read off the records: the table shows each side's mean time a
+move beside the score and Elo with its interval; give ``--time`` the time GRhino takes
+to make it equal. Install GRhino with ``apt-get install grhino``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+GRHINO = shutil.which("gtp-rhino") or "/usr/games/gtp-rhino"
+
+
+def mean_move_times(path: Path) -> tuple[float, float]:
+    """Each agent's mean seconds a move over a record file (agent 0 is zerosum)."""
+    from zerosum.arena import read_records
+
+    spent = [0.0, 0.0]
+    made = [0, 0]
+    for record in read_records(path)[1]:
+        first = len(record.moves) - len(record.move_times)  # the opening's moves
+        for ply, seconds in enumerate(record.move_times, start=first):
+            agent = record.seats[ply % 2]
+            spent[agent] += seconds
+            made[agent] += 1
+    return spent[0] / max(made[0], 1), spent[1] / max(made[1], 1)
+
+
+def ended(path: Path) -> str:
+    """How the recorded games ended, by reason: ``end 18, time 2``."""
+    from collections import Counter
+
+    from zerosum.arena import read_records
+
+    reasons = Counter(record.reason for record in read_records(path)[1])
+    return ", ".join(f"{reason} {count}" for reason, count in sorted(reasons.items()))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--levels", default="1,2,3,4,5")
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--time", type=float, default=1.0, help="zerosum's seconds a move")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1)
+    args = parser.parse_args()
+    if not Path(GRHINO).exists():
+        sys.exit("gtp-rhino is not installed: apt-get install grhino")
+    for level in args.levels.split(","):
+        with tempfile.TemporaryDirectory() as folder:
+            records = Path(folder) / "games.jsonl"
+            command = [
+                *(sys.executable, "-m", "zerosum.cli", "match", "othello"),
+                f"engine:time={args.time},name=zerosum",
+                # GRhino searches to fixed depths whatever the time, and a loaded machine
+                # slows it: the wait only gives up a hung engine
+                f"gtp:{GRHINO} --level {level},name=grhino-{level},wait=600",
+                *("--games", str(args.games), "--balanced-openings", "4"),
+                *("--seed", str(args.seed), "--workers", str(args.workers)),
+                *("--output", str(records)),
+            ]
+            print(f"== level {level}: {' '.join(command[3:])}", flush=True)
+            done = subprocess.run(command, capture_output=True, text=True, check=False)
+            print(done.stdout.split("per opening")[0].rstrip() or done.stderr.rstrip())
+            if records.exists():
+                ours, theirs = mean_move_times(records)
+                print(f"mean time a move: zerosum {ours:.3f} s, grhino {theirs:.3f} s", flush=True)
+                print(f"how games ended: {ended(records)}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
