@@ -381,11 +381,20 @@ def test_zerosum_engine_plays_othello_as_the_engine_does_in_process_passes_too()
     # the engine behind GTP is the engine: at a fixed depth it must play the very moves
     # the in-process one plays, through a game in which one side passes
     game = registry.make("othello")
+    opening = ("e6", "d6", "c3", "f4")  # from here the depth-1 game has a pass
     depth_one = [SearchAgent(Limits(depth=1)), SearchAgent(Limits(depth=1))]
-    expected = play_game(game, depth_one).moves
+    expected = play_game(game, depth_one, opening).moves
     assert "pass" in expected
     engine = f"gtp:cmd={ENGINE} --game othello --depth 1,name=zerosum-gtp"
-    event = Event("match", "othello", (engine, "engine:depth=1"), games=2, seed=1, time_margin=5)
+    event = Event(
+        "match",
+        "othello",
+        (engine, "engine:depth=1"),
+        games=2,
+        seed=1,
+        time_margin=5,
+        openings=(opening,),
+    )
     records = run_event(event, workers=1)
     assert [record.reason for record in records] == ["end", "end"]
     assert [record.moves for record in records] == [expected, expected]
