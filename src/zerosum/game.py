@@ -216,7 +216,11 @@ class GameInfo:
     margin). ``solved_value`` is the known value of the start position for the first
     player, in utility units, where one is known. ``score_unit`` names the unit of the
     engine's scores short of a proven win (its evaluation, or the utility's points), for
-    people reading them (:func:`describe_score`).
+    people reading them (:func:`describe_score`). ``alternating`` (the default) promises
+    that the side to move changes with every move; a game where one side may move twice
+    running (a trick's winner leads the next, Kalah's sowing into one's own store)
+    declares ``False``, and the algorithms then ask ``to_move`` after every move,
+    negating a value only where the side changes.
     """
 
     name: str
@@ -229,6 +233,7 @@ class GameInfo:
     board_size: tuple[int, int] | None = None
     description: str = ""
     score_unit: str = "points"
+    alternating: bool = True
 
 
 # --------------------------------------------------------------------------- protocol

@@ -181,6 +181,13 @@ ENTRIES: tuple[Entry, ...] = (
         "othello (reversi) on 8x8: moves d3 or pass, FFO/obf positions",
     ),
     Entry(
+        "kalah",
+        "zerosum.games.kalah:Kalah",
+        "Kalah (mancala): the last seed in your store moves again (pits=6, seeds=4)",
+        argument="pits",
+        caps=(OptionCap("pits", 12), OptionCap("seeds", 24)),
+    ),
+    Entry(
         "nim",
         "zerosum.games.nim:nim",
         "Nim, normal or misere play (heaps=3,4,5, misere=0|1)",

@@ -405,6 +405,10 @@ class _Searcher:
         result = game.result
         actions = game.actions
         win_loss = game.info.win_loss
+        # a game where one side may move twice running asks whose turn it is after each
+        # move, and a child's value is negated, and its window swapped, only where the
+        # side changes; an alternating game skips the question
+        alternating = game.info.alternating
         evaluate: Callable[[Any], int] | None = caps.evaluate
         keyf = caps.key
         gen = caps.ordered if caps.ordered is not None else game.actions
@@ -581,8 +585,13 @@ class _Searcher:
             captures = noisy(state)  # type: ignore[misc]
             if capture is not None and len(captures) > 1:
                 captures = sorted(captures, key=lambda move: capture(state, move), reverse=True)
+            mover = None if alternating else to_move(state)
             for move in captures:
-                score = -qnode(result(state, move), -beta, -alpha, ply + 1)
+                child = result(state, move)
+                if mover is not None and to_move(child) == mover:
+                    score = qnode(child, alpha, beta, ply + 1)
+                else:
+                    score = -qnode(child, -beta, -alpha, ply + 1)
                 if score > best:
                     best = score
                     if score > alpha:
@@ -778,7 +787,8 @@ class _Searcher:
                         return high
                     beta = high
 
-            side = ply & 1
+            mover = None if alternating else to_move(state)
+            side = ply & 1 if mover is None else mover
             if not staged:
                 if safe is None:
                     moves = gen(state)
@@ -804,6 +814,7 @@ class _Searcher:
             while True:
                 for move in moves:
                     child = result(state, move)
+                    sign = 1 if mover is not None and to_move(child) == mover else -1
                     reduction = 0
                     if (
                         (prune or (reducing and searched >= 3))
@@ -822,21 +833,23 @@ class _Searcher:
                         # first, and again in full only if it beats alpha there
                         reduction = 1 if searched < 6 else 2
                     searched += 1
+                    if pv_node:
+                        pv_lines[child_ply] = ()
+                    if sign < 0:
+                        full, null = (-beta, -a), (-a - 1, -a)
+                    else:
+                        full, null = (a, beta), (a, a + 1)
                     if first or not use_pvs:
                         first = False
-                        if pv_node:
-                            pv_lines[child_ply] = ()
-                        score = -node(child, child_depth, -beta, -a, child_ply)
+                        score = sign * node(child, child_depth, *full, child_ply)
                     else:
-                        if pv_node:
-                            pv_lines[child_ply] = ()
                         if reduction:
-                            score = -node(child, child_depth - reduction, -a - 1, -a, child_ply)
+                            score = sign * node(child, child_depth - reduction, *null, child_ply)
                         if not reduction or score > a:
-                            score = -node(child, child_depth, -a - 1, -a, child_ply)
+                            score = sign * node(child, child_depth, *null, child_ply)
                         if a < score < beta:
                             pv_lines[child_ply] = ()
-                            score = -node(child, child_depth, -beta, -a, child_ply)
+                            score = sign * node(child, child_depth, *full, child_ply)
                     if score > best:
                         best = score
                         best_move = move
@@ -939,8 +952,13 @@ class _Searcher:
             child_depth = depth - 1
             child_ply = ply + 1
             child_alpha = -alpha - 1
+            mover = None if alternating else to_move(state)
             for move in moves:
-                score = -null_node(result(state, move), child_depth, child_alpha, child_ply)
+                child = result(state, move)
+                if mover is not None and to_move(child) == mover:
+                    score = null_node(child, child_depth, alpha, child_ply)
+                else:
+                    score = -null_node(child, child_depth, child_alpha, child_ply)
                 if score > best:
                     best = score
                     best_move = move
@@ -982,18 +1000,20 @@ class _Searcher:
             scores: list[int] = []
             a = alpha
             child_depth = depth - 1
+            mover = None if alternating else to_move(state)
             for index, move in enumerate(moves):
                 child = result(state, move)
                 pv_lines[1] = ()
+                sign = 1 if mover is not None and to_move(child) == mover else -1
                 if multipv:
-                    score = -node(child, child_depth, -INFINITY, INFINITY, 1)
+                    score = sign * node(child, child_depth, -INFINITY, INFINITY, 1)
                 elif index == 0 or not use_pvs:
-                    score = -node(child, child_depth, -beta, -a, 1)
+                    score = sign * node(child, child_depth, *_window(sign, a, beta), 1)
                 else:
-                    score = -node(child, child_depth, -a - 1, -a, 1)
+                    score = sign * node(child, child_depth, *_window(sign, a, a + 1), 1)
                     if a < score < beta:
                         pv_lines[1] = ()
-                        score = -node(child, child_depth, -beta, -a, 1)
+                        score = sign * node(child, child_depth, *_window(sign, a, beta), 1)
                 scores.append(score)
                 if score > best:
                     best = score
@@ -1096,6 +1116,12 @@ def _paired_hooks(
     return lambda state: (nonlosing(state), bounds(state))
 
 
+def _window(sign: int, alpha: int, beta: int) -> tuple[int, int]:
+    """The window ``(alpha, beta)`` as a child sees it: as it is where the same side
+    moves again (``sign`` 1), negated and swapped where the side changes (``sign`` -1)."""
+    return (alpha, beta) if sign > 0 else (-beta, -alpha)
+
+
 def _threat_search(
     game: Any,
 ) -> Callable[[Any, bool, Callable[[], bool] | None], Sequence[Any] | None] | None:
@@ -1140,18 +1166,21 @@ class Engine:
         self.game = game
         self.options = options = options if options is not None else EngineOptions()
         hooks = options.solver_hooks
-        nonlosing = getattr(game, "non_losing_actions", None) if hooks else None
+        # the threat hooks reason in alternating plies (a move that does not lose now
+        # puts a loss off for two more plies): they serve only games whose sides alternate
+        threats = hooks and game.info.alternating
+        nonlosing = getattr(game, "non_losing_actions", None) if threats else None
         bounds = getattr(game, "score_bounds", None) if hooks else None
         self._caps = _Capabilities(
             key=getattr(game, "key", None),
             evaluate=getattr(game, "evaluate", None),
             ordered=getattr(game, "ordered_actions", None) if options.hints else None,
             noisy=getattr(game, "noisy_actions", None),
-            winning=getattr(game, "winning_action", None) if hooks else None,
+            winning=getattr(game, "winning_action", None) if threats else None,
             nonlosing=nonlosing,
             bounds=bounds,
             safe=_paired_hooks(game, nonlosing, bounds),
-            forced=_threat_search(game) if options.threats else None,
+            forced=_threat_search(game) if options.threats and game.info.alternating else None,
             checked=getattr(game, "in_check", None),
             passing=getattr(game, "null_move", None) if options.null_move else None,
             capture=getattr(game, "capture_value", None) if options.capture_order else None,

@@ -11,6 +11,12 @@ wins over speed.
 
 So all four return the root's value for the player to move at the root, and agree.
 
+Players need not alternate: in a trick-taking game the winner of a trick leads again,
+in Kalah a sowing that ends in one's own store earns another turn. So the max/min pair
+chooses each child's function by whose turn it is there (``max_value`` where MAX is to
+move, whoever moved last), and the negamax pair negates a child's value, and swaps its
+window, only where the side to move changes.
+
 Each takes an optional ``depth`` limit; at the cut-off it asks the game's ``evaluate``
 (for the side to move there), and raises :class:`~zerosum.game.MissingCapabilityError`
 if the game has none. Scores are the game's own utilities: the textbook form has no
@@ -173,13 +179,19 @@ def minimax(
         value = walk.leaf_value(s)
         return value if game.to_move(s) == root_player else -value
 
+    def child_value(child: S, move: A, depth: int) -> tuple[int, Line]:
+        """The child's value from MAX's side, by whoever is to move there."""
+        if game.to_move(child) == root_player:
+            return max_value(child, move, depth)
+        return min_value(child, move, depth)
+
     def max_value(s: S, move: A | None, depth: int) -> tuple[int, Line]:
         walk.enter(move, None)
         if walk.is_leaf(s, depth):
             return walk.leave(value_for_max(s), leaf=True), ()
         best, best_line = -INFINITY, ()
         for a in game.actions(s):
-            value, line = min_value(game.result(s, a), a, depth - 1)
+            value, line = child_value(game.result(s, a), a, depth - 1)
             if value > best:
                 best, best_line = value, (a, *line)
         return walk.leave(best), best_line
@@ -190,7 +202,7 @@ def minimax(
             return walk.leave(value_for_max(s), leaf=True), ()
         best, best_line = INFINITY, ()
         for a in game.actions(s):
-            value, line = max_value(game.result(s, a), a, depth - 1)
+            value, line = child_value(game.result(s, a), a, depth - 1)
             if value < best:
                 best, best_line = value, (a, *line)
         return walk.leave(best), best_line
@@ -205,18 +217,23 @@ def negamax(
     """Minimax as one function: a node's value is the best of its children's, negated.
 
     Every value is for the side to move at its node, so MAX and MIN need no separate
-    code: ``max(a, b) = -min(-a, -b)``."""
+    code: ``max(a, b) = -min(-a, -b)``. A child where the same side moves again is
+    worth to us what it is worth to its mover, so only a change of side negates."""
     walk = _Walk(game, depth, observer)
 
     def value(s: S, move: A | None, depth: int) -> tuple[int, Line]:
         walk.enter(move, None)
         if walk.is_leaf(s, depth):
             return walk.leave(walk.leaf_value(s), leaf=True), ()
+        mover = game.to_move(s)
         best, best_line = -INFINITY, ()
         for a in game.actions(s):
-            child_value, line = value(game.result(s, a), a, depth - 1)
-            if -child_value > best:
-                best, best_line = -child_value, (a, *line)
+            child = game.result(s, a)
+            child_value, line = value(child, a, depth - 1)
+            if game.to_move(child) != mover:
+                child_value = -child_value
+            if child_value > best:
+                best, best_line = child_value, (a, *line)
         return walk.leave(best), best_line
 
     score, line = _guarded(lambda: value(state, None, _start_depth(depth)), game)
@@ -239,6 +256,12 @@ def alphabeta(
         value = walk.leaf_value(s)
         return value if game.to_move(s) == root_player else -value
 
+    def child_value(child: S, move: A, alpha: int, beta: int, depth: int) -> tuple[int, Line]:
+        """The child's value from MAX's side, by whoever is to move there."""
+        if game.to_move(child) == root_player:
+            return max_value(child, move, alpha, beta, depth)
+        return min_value(child, move, alpha, beta, depth)
+
     def max_value(s: S, move: A | None, alpha: int, beta: int, depth: int) -> tuple[int, Line]:
         walk.enter(move, (alpha, beta))
         if walk.is_leaf(s, depth):
@@ -246,7 +269,7 @@ def alphabeta(
         best, best_line = -INFINITY, ()
         moves = game.actions(s)
         for i, a in enumerate(moves):
-            value, line = min_value(game.result(s, a), a, alpha, beta, depth - 1)
+            value, line = child_value(game.result(s, a), a, alpha, beta, depth - 1)
             if value > best:
                 best, best_line = value, (a, *line)
             if best >= beta:
@@ -262,7 +285,7 @@ def alphabeta(
         best, best_line = INFINITY, ()
         moves = game.actions(s)
         for i, a in enumerate(moves):
-            value, line = max_value(game.result(s, a), a, alpha, beta, depth - 1)
+            value, line = child_value(game.result(s, a), a, alpha, beta, depth - 1)
             if value < best:
                 best, best_line = value, (a, *line)
             if best <= alpha:
@@ -282,19 +305,26 @@ def negamax_alphabeta(
     """Alpha-beta in negamax form: the child's window is the parent's, negated and swapped.
 
     What the parent calls (alpha, beta) the child sees as (-beta, -alpha), because a
-    value good for one side is bad for the other by the same amount."""
+    value good for one side is bad for the other by the same amount; a child where the
+    same side moves again sees the window as it is."""
     walk = _Walk(game, depth, observer)
 
     def value(s: S, move: A | None, alpha: int, beta: int, depth: int) -> tuple[int, Line]:
         walk.enter(move, (alpha, beta))
         if walk.is_leaf(s, depth):
             return walk.leave(walk.leaf_value(s), leaf=True), ()
+        mover = game.to_move(s)
         best, best_line = -INFINITY, ()
         moves = game.actions(s)
         for i, a in enumerate(moves):
-            child_value, line = value(game.result(s, a), a, -beta, -alpha, depth - 1)
-            if -child_value > best:
-                best, best_line = -child_value, (a, *line)
+            child = game.result(s, a)
+            if game.to_move(child) == mover:
+                child_value, line = value(child, a, alpha, beta, depth - 1)
+            else:
+                child_value, line = value(child, a, -beta, -alpha, depth - 1)
+                child_value = -child_value
+            if child_value > best:
+                best, best_line = child_value, (a, *line)
             if best >= beta:
                 walk.prune(moves[i + 1 :], alpha, beta)
                 break

@@ -389,6 +389,15 @@ def solve(
     watch = _Watch(game, engine, state, start=start, limits=limits, progress=progress)
     probe = watch.probe
     moves = list(game.actions(state))
+    mover = game.to_move(state)
+
+    def keeps(child: Any, value: int) -> bool:
+        """Whether the move to ``child`` is worth at least ``value`` to the side to move
+        here: one null window on the child, from the side of whoever moves there."""
+        if game.to_move(child) == mover:
+            return probe(child, value - 1, value, 1) >= value
+        return probe(child, -value, -value + 1, 1) <= -value
+
     scores: dict[Any, int] = {}
     best: list[Any] = watch.best  # the moves proven to keep the value, in move order
     pv: tuple[Any, ...] = ()
@@ -421,7 +430,11 @@ def solve(
             sign = (score > 0) - (score < 0)
             if root_scores:
                 for move in moves:
-                    scores[move] = child = -weak_bound(game.result(state, move), 1)
+                    after = game.result(state, move)
+                    child = weak_bound(after, 1)
+                    if game.to_move(after) != mover:
+                        child = -child
+                    scores[move] = child
                     if (child > 0) - (child < 0) == sign:
                         best.append(move)
             elif sign < 0:
@@ -431,9 +444,9 @@ def solve(
                 # or for a win to the loss the bound found gives? Proving every slower win
                 # too can cost far more than the exact solve (4455 in connect four: 30M
                 # nodes)
-                bar = -score if sign > 0 else 0
+                bar = score if sign > 0 else 0
                 for move in moves:
-                    if probe(game.result(state, move), bar, bar + 1, 1) <= bar:
+                    if keeps(game.result(state, move), bar):
                         best.append(move)
                         if not best_moves:
                             break
@@ -456,7 +469,7 @@ def solve(
                 # first. The probes mostly end in the table: far cheaper than a principal
                 # variation searched with the window (score - 1, score + 1)
                 for move in engine.root_moves(state, every=True):
-                    if probe(game.result(state, move), -score, -score + 1, 1) <= -score:
+                    if keeps(game.result(state, move), score):
                         best.append(move)
                         break
                 pv = tuple(best)
@@ -464,7 +477,12 @@ def solve(
                 pv = watch.search(state, score - 1, score + 1, 0).pv
                 for move in moves:
                     child = game.result(state, move)
-                    if root_scores:
+                    if root_scores and game.to_move(child) == mover:
+                        # the same side again: the child is worth what the move is, at
+                        # most the value and at least what its range allows
+                        floor = -WIN if win_loss else _score_range(game, engine, child)[0]
+                        scores[move] = _bisect(partial(_null_window, probe, child, 1), floor, score)
+                    elif root_scores:
                         # no move beats the value, so the child is worth at least -score,
                         # and at most what its own range allows (seen from its side)
                         ceiling = WIN if win_loss else _score_range(game, engine, child)[1]
@@ -476,8 +494,7 @@ def solve(
                     else:
                         # fail-low at -score: the child is worth at most -score, the move
                         # at least the value, so exactly the value
-                        fails_low = probe(child, -score, -score + 1, 1) <= -score
-                        scores[move] = score if fails_low else -INFINITY
+                        scores[move] = score if keeps(child, score) else -INFINITY
                     if scores[move] == score:
                         best.append(move)
     except SearchStopped as stopped:
@@ -758,13 +775,15 @@ def solve_all(
             return WIN if value > 0 else -WIN if value < 0 else 0
         return value
 
-    def backed_up(child: int) -> int:
+    def backed_up(child: int, again: bool) -> int:
+        """A child's value seen from its parent: negated where the side changes, and a
+        win or loss one ply further away."""
         if scaled:
             if child >= WIN_THRESHOLD:
-                return 1 - child
+                return child - 1 if again else 1 - child
             if child <= -WIN_THRESHOLD:
-                return -child - 1
-        return -child
+                return child + 1 if again else -child - 1
+        return child if again else -child
 
     values: dict[Hashable, int] = {}
     root_key = keyf(state)
@@ -772,18 +791,21 @@ def solve_all(
         values[root_key] = end_value(state)
         return values
     on_path = {root_key}
-    # a frame: state, key, its moves still to try, best so far, the child awaited
-    stack: list[list[Any]] = [[state, root_key, iter(actions(state)), -INFINITY, None]]
+    # a frame: state, key, its moves still to try, best so far, the child awaited and
+    # whether the same side moves there again
+    stack: list[list[Any]] = [[state, root_key, iter(actions(state)), -INFINITY, None, False]]
     while stack:
         frame = stack[-1]
-        position, key, moves, best, awaited = frame
+        position, key, moves, best, awaited, awaited_again = frame
         if awaited is not None:
-            best = max(best, backed_up(values[awaited]))
+            best = max(best, backed_up(values[awaited], awaited_again))
+        mover = to_move(position)
         pushed = False
         for move in moves:
             child = result(position, move)
             child_key = keyf(child)
             child_value = values.get(child_key)
+            again = to_move(child) == mover
             if child_value is None:
                 if child_key in on_path:
                     raise InvalidGameError(
@@ -791,13 +813,13 @@ def solve_all(
                         f"along a line of play; solve_all needs every line to end"
                     )
                 if not is_terminal(child):
-                    frame[3], frame[4] = best, child_key
+                    frame[3], frame[4], frame[5] = best, child_key, again
                     on_path.add(child_key)
-                    stack.append([child, child_key, iter(actions(child)), -INFINITY, None])
+                    stack.append([child, child_key, iter(actions(child)), -INFINITY, None, False])
                     pushed = True
                     break
                 child_value = values[child_key] = end_value(child)
-            best = max(best, backed_up(child_value))
+            best = max(best, backed_up(child_value, again))
         if pushed:
             if len(values) + len(stack) > max_states:
                 raise SolveLimitError(

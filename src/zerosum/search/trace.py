@@ -217,6 +217,7 @@ class Recorder(Generic[S, A]):
         self.path: list[TraceNode] = []
         self.states: list[S] = []
         self.cuts: list[tuple[int, int, tuple[PrunedMove, ...]] | None] = []
+        self.root_player = game.to_move(state)
 
     def enter(self, move: Any, window: tuple[int, int] | None) -> None:
         """Open a node: the root when ``move`` is None, else the child by ``move``."""
@@ -253,7 +254,8 @@ class Recorder(Generic[S, A]):
         cutoff = None
         if cut is not None:
             alpha, beta, moves = cut
-            at_min = self.max_min and node.depth % 2 == 1
+            # MIN is whoever is not to move at the root, however the turns went
+            at_min = self.max_min and node.player != self.root_player
             cutoff = Cutoff(value, alpha, beta, _BOUNDS[0] if at_min else _BOUNDS[1], moves)
         self.done.append(replace(node, value=value, leaf=leaf, cutoff=cutoff))
 
@@ -373,7 +375,7 @@ def render(trace: Trace) -> str:
 def _node_line(trace: Trace, node: TraceNode) -> str:
     parts = ["  " * node.depth + ("root" if node.move is None else node.move)]
     if trace.orientation == ROOT and not node.leaf:
-        parts.append("MIN" if node.depth % 2 else "MAX")
+        parts.append("MAX" if node.player == trace.nodes[0].player else "MIN")
     if node.window is not None:
         alpha, beta = node.window
         parts.append(f"α={_show(alpha)} β={_show(beta)}")
