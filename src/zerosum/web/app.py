@@ -31,6 +31,10 @@ status, and a ``Retry-After`` header when waiting helps):
     stopped (or leaves the line) and its answer is not used.
 ``GET /api/lab``, ``POST /api/lab``
     the lab's choices; a recorded search (see :func:`~zerosum.web.lab.run_lab`).
+``POST /api/lab/compare``
+    the lab's experiments on the same problem: minimax and alpha-beta side by side,
+    alpha-beta's node counts in three move orders and the minimal tree (see
+    :func:`~zerosum.web.lab.compare_lab`).
 ``GET /api/health``
     counts: sessions, searches running and waiting, the pool.
 
@@ -81,7 +85,14 @@ from zerosum.games.files import GameText
 from zerosum.games.tree import EXAMPLES
 from zerosum.notation import parse_move
 from zerosum.search.reference import ALGORITHMS
-from zerosum.web.lab import MAX_DEPTH, MAX_TRACE_NODES, TraceTooLargeError, run_lab
+from zerosum.web.lab import (
+    MAX_DEPTH,
+    MAX_TRACE_NODES,
+    ORDERS,
+    TraceTooLargeError,
+    compare_lab,
+    run_lab,
+)
 from zerosum.web.pool import QueueFullError, Search, SearchPool
 from zerosum.web.sessions import (
     UPLOAD_LIMIT,
@@ -209,7 +220,8 @@ class SearchRequest(BaseModel):
 class LabRequest(BaseModel):
     """A search to record: one of ``example``, ``tree`` (JSON text) or ``game`` (a spec,
     with an optional ``position`` and ``moves`` from it, and an ``upload`` for a game
-    read from a file), an algorithm, a depth limit."""
+    read from a file), an algorithm, a depth limit, and the order to search the
+    children in (see :data:`~zerosum.web.lab.ORDERS`)."""
 
     model_config = ConfigDict(extra="forbid")
     example: str | None = Field(default=None, max_length=100)
@@ -220,6 +232,7 @@ class LabRequest(BaseModel):
     moves: list[str] = Field(default_factory=list, max_length=200)
     algorithm: Literal["minimax", "negamax", "alphabeta", "negamax-ab"] = "alphabeta"
     depth: int | None = Field(default=None, ge=1, le=MAX_DEPTH)
+    order: Literal["original", "best-first", "worst-first"] = "original"
 
 
 # --------------------------------------------------------------------------- middleware
@@ -276,6 +289,17 @@ def _read_position(game: Any, text: str) -> Any:
             f"{game.info.title} reads no positions, so {quoted(text)} cannot be one"
         )
     return parse(text)
+
+
+def _lab_problem(body: LabRequest) -> dict[str, Any]:
+    """The lab request as :func:`~zerosum.web.lab.run_lab` takes it, once it names
+    exactly one problem."""
+    given = [body.example, body.tree, body.game]
+    if sum(part is not None for part in given) != 1:
+        raise ZerosumError("give exactly one of: example (a name), tree (JSON), game (a spec)")
+    if body.upload is not None and body.game is None:
+        raise ZerosumError("an upload is the file of a game: give the game's name with it")
+    return body.model_dump()
 
 
 def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -663,16 +687,16 @@ def create_app(
             "algorithms": list(ALGORITHMS),
             "max_nodes": MAX_TRACE_NODES,
             "max_depth": MAX_DEPTH,
+            "orders": list(ORDERS),
             "upload_limit": UPLOAD_LIMIT,
         }
 
     @app.post("/api/lab")
     async def lab(body: LabRequest) -> dict[str, Any]:
-        given = [body.example, body.tree, body.game]
-        if sum(part is not None for part in given) != 1:
-            raise ZerosumError("give exactly one of: example (a name), tree (JSON), game (a spec)")
-        if body.upload is not None and body.game is None:
-            raise ZerosumError("an upload is the file of a game: give the game's name with it")
-        return await lab_work.run("recording the search", run_lab, body.model_dump())
+        return await lab_work.run("recording the search", run_lab, _lab_problem(body))
+
+    @app.post("/api/lab/compare")
+    async def lab_compare(body: LabRequest) -> dict[str, Any]:
+        return await lab_work.run("comparing the searches", compare_lab, _lab_problem(body))
 
     return app

@@ -256,8 +256,9 @@ async function newGame(event) {
     if (previous) await api("DELETE", `/api/sessions/${previous.id}`).catch(() => {});
     play.view = null;
     const view = await api("POST", "/api/sessions", body);
-    // a board of pieces faces the person: black sees its own side at the bottom
-    play.flipped = view.human === 1 && Boolean(view.board && view.board.piece_set);
+    // a board of pieces (chess, xiangqi) faces the person: black sees its own side at the bottom
+    const sided = view.board && (view.board.piece_set || view.game.name === "xiangqi");
+    play.flipped = view.human === 1 && Boolean(sided);
     clearAnalysis();
     resetEngine();
     showView(view);
@@ -267,16 +268,18 @@ async function newGame(event) {
 }
 
 // The person's move: the board stays locked from the click until the answer, so a
-// second click cannot reach the server while the first is on its way.
+// second click cannot reach the server while the first is on its way. Returns whether
+// the move was played.
 async function playMove(text) {
-  if (!play.view || boardLocked()) return;
+  if (!play.view || boardLocked()) return false;
   boardState.selected = null;
-  await change("move", { move: text });
+  return change("move", { move: text });
 }
 
-// Send one change of the game (a move, undo, resign, swap) and show the answer.
+// Send one change of the game (a move, undo, resign, swap) and show the answer;
+// returns whether the server took it (a refusal is shown and leaves the game as it was).
 async function change(action, body) {
-  if (!play.view || play.pending) return;
+  if (!play.view || play.pending) return false;
   clearError();
   play.pending = true;
   updateButtons();
@@ -285,8 +288,10 @@ async function change(action, body) {
     play.pending = false;
     resetEngine();
     showView(view);
+    return true;
   } catch (error) {
     showError(error.message);
+    return false;
   } finally {
     play.pending = false;
     updateButtons();
@@ -404,6 +409,9 @@ function updateButtons() {
   $("resign").disabled = !idle || view.turn === "over";
   $("swap").disabled = !idle || view.turn === "over";
   for (const button of document.querySelectorAll("#legal button")) button.disabled = !yourTurn;
+  // the text box stays usable while the engine thinks (typing ahead keeps its focus);
+  // only its button waits for the person's turn
+  $("move-play").disabled = boardLocked();
   $("board").classList.toggle("locked", boardLocked());
   updateReview();
 }
@@ -464,6 +472,11 @@ const PIECE_SETS = {
 const boardState = {
   selected: null, // the from-cell chosen for a two-click move
   drag: null, // a piece being dragged: { from, glyph, moved, start }
+  shown: null, // the view whose board is drawn (the game, or a position under review)
+  geometry: null, // where the drawn board's cells are: { x0, y0, cell, columns, place }
+  cursor: null, // the cell the keyboard cursor is on
+  keyboard: false, // the board is being used from the keyboard: show the cursor
+  pointerAt: -Infinity, // when the board was last pressed with a pointer
 };
 
 function boardLocked() {
@@ -480,7 +493,13 @@ function drawBoard(view) {
   $("board-text").hidden = Boolean(board) && board.kind !== "heaps";
   $("board-text").classList.toggle("small", Boolean(board));
   $("board-text").textContent = view.text;
-  if (!board) return;
+  boardState.shown = view;
+  boardState.geometry = null;
+  if (!board) {
+    drawCursor();
+    return;
+  }
+  if (boardState.cursor !== null && boardState.cursor >= board.cells.length) boardState.cursor = null;
   if (boardState.selected !== null && !(String(boardState.selected) in board.moves)) boardState.selected = null;
   const { width: columns, height: rows } = board;
   const kind = board.kind;
@@ -509,6 +528,7 @@ function drawBoard(view) {
   });
   svg("rect", { x: x0 - 4, y: y0 - 4, width: columns * cell + 8, height: rows * cell + 8, class: `grid-back ${kind}`, rx: 6 }, picture);
   if (kind === "intersections") drawLines(picture, board, centre, cell);
+  if (view.game.name === "xiangqi") drawRiver(picture, board, centre, cell);
   // coordinates: files under the board, ranks at its left
   board.files.forEach((label, column) => {
     const shown = flipped ? columns - 1 - column : column;
@@ -575,6 +595,106 @@ function drawBoard(view) {
     svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "win-line" }, picture);
   }
   container.appendChild(picture);
+  boardState.geometry = { x0, y0, cell, columns, place };
+  drawCursor();
+}
+
+// ------------------------------------------------------------------ keyboard play
+// The board takes the focus (Tab, or a click): the arrow keys move a cursor over its
+// cells, as drawn (a flipped board flips the arrows too), and Enter or space does what
+// a click on the cell does. The cursor shows only while the keyboard is in use.
+
+function cellName(board, index) {
+  const column = index % board.width;
+  const row = Math.floor(index / board.width);
+  const name = `${board.files[column] || ""}${board.ranks[row] || ""}`;
+  return name || `cell ${index + 1}`;
+}
+
+function cursorText(board, index) {
+  const key = String(index);
+  const name = cellName(board, index);
+  const selected = boardState.selected;
+  const destinations = selected === null ? {} : board.moves[String(selected)] || {};
+  if (index === selected) return `${name}: picked up; Enter or Escape puts it back`;
+  if (key in destinations) return `${name}: Enter moves ${cellName(board, selected)} here`;
+  if (key in board.targets) return `${name}: Enter plays ${board.targets[key]}`;
+  if (key in board.moves) return `${name}: Enter picks this piece up`;
+  return name;
+}
+
+function drawCursor() {
+  const boardBox = $("board");
+  const picture = boardBox.querySelector("svg");
+  const old = picture && picture.querySelector(".cursor");
+  if (old) old.remove();
+  const view = boardState.shown;
+  const board = view && view.board;
+  const geometry = boardState.geometry;
+  const active = boardState.keyboard && document.activeElement === boardBox;
+  if (!picture || !board || !geometry || !active || boardState.cursor === null) {
+    $("board-cursor").textContent = "";
+    return;
+  }
+  const { x0, y0, cell, columns, place } = geometry;
+  const at = place(boardState.cursor);
+  const x = x0 + (at % columns) * cell;
+  const y = y0 + Math.floor(at / columns) * cell;
+  svg("rect", { x: x + 2, y: y + 2, width: cell - 4, height: cell - 4, rx: 4, class: "cursor" }, picture);
+  $("board-cursor").textContent = `Cursor: ${cursorText(board, boardState.cursor)}`;
+}
+
+function startCursor(board) {
+  if (boardState.selected !== null) return boardState.selected;
+  return Math.floor(board.height / 2) * board.width + Math.floor(board.width / 2);
+}
+
+function boardKey(event) {
+  const view = boardState.shown;
+  const board = view && view.board;
+  if (!board) return;
+  const arrows = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+  const first = boardState.cursor === null || !boardState.keyboard;
+  boardState.keyboard = true;
+  if (boardState.cursor === null) boardState.cursor = startCursor(board);
+  if (event.key in arrows) {
+    event.preventDefault();
+    if (first) {
+      drawCursor(); // the first key only shows where the cursor is
+      return;
+    }
+    const sign = play.flipped ? -1 : 1;
+    const [dx, dy] = arrows[event.key].map((d) => d * sign);
+    const column = Math.min(board.width - 1, Math.max(0, (boardState.cursor % board.width) + dx));
+    const row = Math.min(board.height - 1, Math.max(0, Math.floor(boardState.cursor / board.width) + dy));
+    boardState.cursor = row * board.width + column;
+    drawCursor();
+  } else if (event.key === "Enter" || event.key === " ") {
+    event.preventDefault();
+    if (first) drawCursor();
+    else clickCell(boardState.cursor);
+  } else if (event.key === "Escape" && boardState.selected !== null) {
+    boardState.selected = null;
+    drawBoard(view);
+  }
+}
+
+// Xiangqi's river is named in its gap, as on a real board: 楚河 on one half, 漢界 on
+// the other (upright on a flipped board too).
+function drawRiver(picture, board, centre, cell) {
+  for (const row of board.breaks) {
+    const above = centre(row * board.width);
+    const below = centre((row + 1) * board.width + board.width - 1);
+    const y = (above.y + below.y) / 2;
+    const halves = [Math.min(above.x, below.x), Math.max(above.x, below.x)];
+    const width = halves[1] - halves[0];
+    ["楚 河", "漢 界"].forEach((name, half) => {
+      const x = halves[0] + width * (half === 0 ? 0.25 : 0.75);
+      const label = svg("text", { x, y, class: "river", fill: "#8a6a43", "text-anchor": "middle", "dominant-baseline": "central", "pointer-events": "none" }, picture);
+      label.setAttribute("font-size", String(Math.round(cell * 0.42)));
+      label.textContent = name;
+    });
+  }
 }
 
 // Grid lines through the cells' centres (go, gomoku, xiangqi): the inner vertical lines
@@ -649,6 +769,7 @@ function drawPiece(picture, board, index, { x, y }, cell, players) {
 function clickCell(index) {
   const board = play.view && play.view.board;
   if (!board || boardLocked()) return;
+  boardState.cursor = index;
   const key = String(index);
   const selected = boardState.selected;
   if (selected !== null) {
@@ -741,8 +862,10 @@ function drawLegal(view) {
   const legal = $("legal");
   legal.replaceChildren();
   legal.hidden = Boolean(view.board) || view.legal.length === 0;
-  // the server lists only the first moves of a long list: the rest are typed
-  $("move-form").hidden = Boolean(view.board) || !view.legal_cut;
+  // any move may be typed in the game's notation: the server reads it (its errors are
+  // shown, the game stays as it was)
+  $("move-form").hidden = view.turn === "over";
+  $("move-input").placeholder = view.legal.length ? `e.g. ${view.legal[0]}` : "";
   if (legal.hidden) return;
   legal.appendChild(html("span", "Moves:", "muted"));
   for (const text of view.legal) {
@@ -759,12 +882,14 @@ function drawLegal(view) {
   }
 }
 
-function typedMove(event) {
+async function typedMove(event) {
   event.preventDefault();
-  const text = $("move-input").value.trim();
-  if (!text) return;
-  $("move-input").value = "";
-  playMove(text);
+  const input = $("move-input");
+  const text = input.value.trim();
+  if (!text || boardLocked()) return;
+  // a refused move stays in the box, selected, to be corrected
+  if (await playMove(text)) input.value = "";
+  else input.select();
 }
 
 function drawMoves(view) {
@@ -861,6 +986,11 @@ const lab = {
   step: 0,
   timer: null,
   uploadLimit: 0,
+  request: null, // the search shown, as a link carries it (no uploaded file)
+  ticket: null, // the latest search asked for: only its answer is shown
+  folded: new Set(), // the nodes whose subtrees are folded away
+  zoom: 1,
+  size: { width: 0, height: 0 }, // the tree's picture at 100%
 };
 
 function labSource() {
@@ -872,6 +1002,7 @@ function showSource() {
   for (const block of document.querySelectorAll(".source")) {
     block.hidden = block.dataset.source !== source;
   }
+  if (source === "tree") refreshEditor();
 }
 
 async function loadLab() {
@@ -887,39 +1018,59 @@ async function loadLab() {
   lab.uploadLimit = data.upload_limit;
 }
 
-async function runLab(event) {
-  if (event) event.preventDefault();
-  clearError();
-  stopPlaying();
+// The search the form describes, as the server takes it.
+async function labBody() {
   const body = { algorithm: $("lab-algorithm").value };
   const depth = $("lab-depth").value.trim();
   if (depth) body.depth = Number(depth);
+  const order = $("lab-order").value;
+  if (order !== "original") body.order = order;
   const source = labSource();
+  if (source === "example") body.example = $("lab-example").value;
+  else if (source === "tree") body.tree = $("lab-json").value;
+  else {
+    body.game = $("lab-game").value.trim();
+    const upload = await readUpload($("lab-file"), lab.uploadLimit);
+    if (upload) body.upload = upload;
+    const position = $("lab-position").value.trim();
+    if (position) body.position = position;
+    const moves = $("lab-moves").value.trim();
+    if (moves) body.moves = moves.split(/\s+/);
+  }
+  return body;
+}
+
+// Search what the form says and show it from step `step` (a function of the old
+// search's step and length, or the start).
+async function runLab(event, step = null) {
+  if (event) event.preventDefault();
+  clearError();
+  stopPlaying();
+  const ticket = Symbol("lab");
+  lab.ticket = ticket;
   try {
-    if (source === "example") body.example = $("lab-example").value;
-    else if (source === "tree") body.tree = $("lab-json").value;
-    else {
-      body.game = $("lab-game").value.trim();
-      const upload = await readUpload($("lab-file"), lab.uploadLimit);
-      if (upload) body.upload = upload;
-      const position = $("lab-position").value.trim();
-      if (position) body.position = position;
-      const moves = $("lab-moves").value.trim();
-      if (moves) body.moves = moves.split(/\s+/);
-    }
+    const body = await labBody();
     const data = await api("POST", "/api/lab", body);
+    if (lab.ticket !== ticket) return; // a later search was asked for meanwhile
+    const before = lab.data ? { step: lab.step, total: lab.data.events.length } : null;
     // a file cannot travel in a link: a search of an uploaded game has none
     lab.request = body.upload ? null : body;
-    loadTrace(data);
+    // a search again after an edit keeps the zoom, the step and the page where they were
+    loadTrace(data, Boolean(step && before));
+    if (step && before) setStep(step(before, data.events.length), false);
+    loadCompare(body);
   } catch (error) {
+    if (lab.ticket !== ticket) return;
     $("lab-view").hidden = true;
+    $("lab-compare").hidden = true;
     showError(error.message);
   }
 }
 
-function loadTrace(data) {
+function loadTrace(data, keepZoom = false) {
   lab.data = data;
   lab.nodes = new Map();
+  lab.folded = new Set();
   const trace = data.trace;
   for (const node of trace.nodes) {
     lab.nodes.set(String(node.id), { ...node, key: String(node.id), children: [], ghost: false });
@@ -942,7 +1093,6 @@ function loadTrace(data) {
     const cutter = lab.nodes.get(id);
     for (const branch of branches) addGhost(branch, cutter, cutter.depth + 1, cutter.key);
   }
-  layout(lab.nodes.get("0"));
   $("lab-title").textContent = data.title;
   $("lab-description").textContent = data.description || "";
   $("lab-position-text").hidden = !data.position;
@@ -960,47 +1110,129 @@ function loadTrace(data) {
   $("lab-minimax").textContent =
     data.minimax_nodes === null ? `more than ${formatCount(data.minimax_limit)}` : formatCount(data.minimax_nodes);
   $("step-range").max = String(data.events.length);
+  $("lab-edit").hidden = !data.tree;
   $("lab-view").hidden = false;
+  layout();
+  if (!keepZoom) lab.zoom = null; // fitted to the page once the tree is drawn
   drawTree();
   setStep(0);
 }
 
 // Leaves take consecutive columns in drawing order; a parent sits over its children.
-function layout(root) {
+// A folded node is drawn as a leaf: its subtree is left out.
+function layoutTree(root, folded) {
   let column = 0;
-  lab.order = [];
+  const order = [];
   const place = (node) => {
-    lab.order.push(node);
-    if (node.children.length === 0) {
+    order.push(node);
+    const children = folded.has(node.key) ? [] : node.children;
+    if (children.length === 0) {
       node.x = column;
       column += 1;
     } else {
-      for (const child of node.children) place(child);
-      node.x = (node.children[0].x + node.children[node.children.length - 1].x) / 2;
+      for (const child of children) place(child);
+      node.x = (children[0].x + children[children.length - 1].x) / 2;
     }
   };
   place(root);
-  lab.columns = column;
-  lab.depth = Math.max(...lab.order.map((n) => n.depth));
+  return { order, columns: column, depth: Math.max(...order.map((n) => n.depth)) };
+}
+
+function layout() {
+  const placed = layoutTree(lab.nodes.get("0"), lab.folded);
+  lab.order = placed.order;
+  lab.columns = placed.columns;
+  lab.depth = placed.depth;
+}
+
+function countBelow(node) {
+  let count = 0;
+  const stack = [...node.children];
+  while (stack.length) {
+    const next = stack.pop();
+    count += 1;
+    stack.push(...next.children);
+  }
+  return count;
+}
+
+function toggleFold(node) {
+  if (lab.folded.has(node.key)) lab.folded.delete(node.key);
+  else lab.folded.add(node.key);
+  layout();
+  drawTree();
+  setStep(lab.step);
+}
+
+function unfoldAll() {
+  lab.folded = new Set();
+  layout();
+  drawTree();
+  setStep(lab.step);
 }
 
 const GAP_X = 66;
 const GAP_Y = 112;
 const MARGIN = 44;
 const RADIUS = 17;
+const ZOOM_LIMITS = [0.02, 3];
 
 function nodePosition(node) {
   return { x: MARGIN + node.x * GAP_X, y: MARGIN + node.depth * GAP_Y };
 }
 
+function treeSize(columns, depth) {
+  return { width: MARGIN * 2 + Math.max(0, columns - 1) * GAP_X, height: MARGIN * 2 + depth * GAP_Y + 20 };
+}
+
+// The zoom that makes the tree as wide as its frame.
+function fittingZoom() {
+  const room = $("tree-scroll").clientWidth - 4;
+  return Math.min(ZOOM_LIMITS[1], Math.max(ZOOM_LIMITS[0], room / lab.size.width));
+}
+
+function setZoom(zoom) {
+  lab.zoom = Math.min(ZOOM_LIMITS[1], Math.max(ZOOM_LIMITS[0], zoom));
+  const picture = $("lab-tree");
+  picture.setAttribute("width", String(Math.round(lab.size.width * lab.zoom)));
+  picture.setAttribute("height", String(Math.round(lab.size.height * lab.zoom)));
+  $("zoom-text").textContent = `${Math.round(lab.zoom * 100)}%`;
+}
+
+// One edge and its move's label, from a parent to a child.
+function drawEdge(group, from, to, move) {
+  const edge = svg("line", { x1: from.x, y1: from.y + RADIUS, x2: to.x, y2: to.y - RADIUS, class: "edge" }, group);
+  // the move's label sits near the child, clear of the parent's window and cut-off
+  const along = 0.7;
+  const labelX = from.x + (to.x - from.x) * along + (to.x >= from.x ? 7 : -7);
+  const labelY = from.y + (to.y - from.y) * along;
+  const label = svg("text", { x: labelX, y: labelY, class: "edge-label" }, group);
+  label.classList.add(to.x >= from.x ? "right" : "left");
+  label.textContent = move;
+  return { edge, label };
+}
+
+// A node's shape: a square for the first player, a circle for the second.
+function drawShape(group, player, kind) {
+  const shape = player === 0
+    ? svg("rect", { x: -RADIUS, y: -RADIUS, width: RADIUS * 2, height: RADIUS * 2, rx: 4 }, group)
+    : svg("circle", { r: RADIUS }, group);
+  shape.classList.add("shape", kind);
+  return shape;
+}
+
+function cutReason(cutoff) {
+  const beta = cutoff.bound === "beta";
+  return `✂ ${showScore(cutoff.value)} ${beta ? "≥ β" : "≤ α"}=${showScore(beta ? cutoff.beta : cutoff.alpha)}`;
+}
+
 function drawTree() {
   const picture = $("lab-tree");
   picture.replaceChildren();
-  const width = MARGIN * 2 + Math.max(0, lab.columns - 1) * GAP_X;
-  const height = MARGIN * 2 + lab.depth * GAP_Y + 20;
-  picture.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  picture.setAttribute("width", String(width));
-  picture.setAttribute("height", String(height));
+  lab.size = treeSize(lab.columns, lab.depth);
+  picture.setAttribute("viewBox", `0 0 ${lab.size.width} ${lab.size.height}`);
+  setZoom(lab.zoom === null ? Math.min(1.5, Math.max(0.6, fittingZoom())) : lab.zoom);
+  for (const node of lab.nodes.values()) node.elements = null;
   const edges = svg("g", { class: "edges" }, picture);
   const nodes = svg("g", { class: "nodes" }, picture);
   const rootPlayer = lab.nodes.get("0").player;
@@ -1009,15 +1241,7 @@ function drawTree() {
     node.elements = {};
     if (node.key !== "0") {
       const parent = lab.nodes.get(node.ghost ? node.parentKey : String(node.parent));
-      const from = nodePosition(parent);
-      const edge = svg("line", { x1: from.x, y1: from.y + RADIUS, x2: x, y2: y - RADIUS, class: "edge" }, edges);
-      // the move's label sits near the child, clear of the parent's window and cut-off
-      const along = 0.7;
-      const labelX = from.x + (x - from.x) * along + (x >= from.x ? 7 : -7);
-      const labelY = from.y + (y - from.y) * along;
-      const label = svg("text", { x: labelX, y: labelY, class: "edge-label" }, edges);
-      label.classList.add(x >= from.x ? "right" : "left");
-      label.textContent = node.move;
+      const { edge, label } = drawEdge(edges, nodePosition(parent), { x, y }, node.move);
       node.elements.edge = edge;
       node.elements.edgeLabel = label;
     }
@@ -1025,13 +1249,7 @@ function drawTree() {
     group.dataset.key = node.key;
     // players alternate, so a skipped node's player follows from its depth
     const player = node.ghost ? (rootPlayer + node.depth) % 2 : node.player;
-    let shape;
-    if (player === 0) {
-      shape = svg("rect", { x: -RADIUS, y: -RADIUS, width: RADIUS * 2, height: RADIUS * 2, rx: 4 }, group);
-    } else {
-      shape = svg("circle", { r: RADIUS }, group);
-    }
-    shape.classList.add("shape", node.ghost ? "ghost" : `p${player}`);
+    drawShape(group, player, node.ghost ? "ghost" : `p${player}`);
     if (node.ghost) group.classList.add("pruned");
     const value = svg("text", { y: 4, class: "value" }, group);
     const window = svg("text", { y: RADIUS + 14, class: "window" }, group);
@@ -1045,10 +1263,23 @@ function drawTree() {
     }
     if (!node.ghost && node.cutoff) {
       const cut = svg("text", { y: RADIUS + 28, class: "cut-reason" }, group);
-      cut.textContent = `✂ ${showScore(node.cutoff.value)} ${node.cutoff.bound === "beta" ? "≥ β" : "≤ α"}=${showScore(node.cutoff.bound === "beta" ? node.cutoff.beta : node.cutoff.alpha)}`;
+      cut.textContent = cutReason(node.cutoff);
       node.elements.cut = cut;
     }
+    if (node.children.length) {
+      // a click folds the subtree away, or brings it back
+      group.classList.add("foldable");
+      group.addEventListener("click", () => toggleFold(node));
+      if (lab.folded.has(node.key)) {
+        group.classList.add("folded");
+        const badge = svg("text", { x: RADIUS + 3, y: -RADIUS + 2, class: "fold-badge" }, group);
+        badge.textContent = `▸${countBelow(node)}`;
+        const title = svg("title", {}, group);
+        title.textContent = `${countBelow(node)} nodes folded: click to unfold`;
+      }
+    }
   }
+  $("unfold-all").hidden = lab.folded.size === 0;
 }
 
 // The page's picture after the first `step` events: what was entered, left and cut.
@@ -1157,10 +1388,13 @@ function describeEvent(step) {
   return `${subject} ${node.leaf ? "is a leaf worth" : "is worth"} ${text}.`;
 }
 
-function setStep(step) {
+function setStep(step, scroll = true) {
   const total = lab.data.events.length;
   lab.step = Math.max(0, Math.min(step, total));
   const view = stateAt(lab.step);
+  // inside a folded subtree, the fold stands for the node the search is at
+  let current = view.current && lab.nodes.get(view.current);
+  while (current && !current.elements) current = parentOf(current);
   for (const node of lab.order) {
     const shown = node.ghost ? view.cut.has(node.cutBy) : view.entered.has(node.key);
     const { group, value, window, edge, edgeLabel, cut } = node.elements;
@@ -1171,7 +1405,7 @@ function setStep(step) {
       edgeLabel.classList.toggle("hidden", !shown);
     }
     if (node.ghost) continue;
-    group.classList.toggle("current", view.current === node.key);
+    group.classList.toggle("current", current === node);
     group.classList.toggle("done", view.left.has(node.key));
     value.textContent = view.left.has(node.key) ? valueText(node) : shown ? "?" : "";
     value.classList.toggle("long", value.textContent.length > 5);
@@ -1199,10 +1433,12 @@ function setStep(step) {
   }
   $("step-back").disabled = $("step-first").disabled = lab.step === 0;
   $("step-next").disabled = $("step-last").disabled = lab.step === total;
-  const current = view.current && lab.nodes.get(view.current);
-  if (current && current.elements) {
-    current.elements.group.scrollIntoView({ block: "nearest", inline: "nearest" });
-  }
+  if (current && scroll) current.elements.group.scrollIntoView({ block: "nearest", inline: "nearest" });
+}
+
+function parentOf(node) {
+  if (node.ghost) return lab.nodes.get(node.parentKey);
+  return node.parent === null ? null : lab.nodes.get(String(node.parent));
 }
 
 function stopPlaying() {
@@ -1227,6 +1463,476 @@ function togglePlaying() {
   }, 450);
 }
 
+// ------------------------------------------------------------------ lab: comparisons
+// Minimax and alpha-beta on the same tree, drawn side by side in the minimax tree's
+// shape, and alpha-beta's node counts with the children reordered: all computed by
+// the server (zerosum.web.lab.compare_lab), drawn here.
+
+async function loadCompare(body) {
+  const ticket = lab.ticket;
+  const card = $("lab-compare");
+  card.hidden = false;
+  $("compare-body").hidden = true;
+  $("compare-message").hidden = false;
+  $("compare-message").textContent = "Comparing minimax and alpha-beta…";
+  // the experiments start from the problem itself: its own order, both algorithms
+  const { order: _order, algorithm: _algorithm, ...problem } = body;
+  try {
+    const data = await api("POST", "/api/lab/compare", problem);
+    if (lab.ticket !== ticket) return;
+    showCompare(data);
+  } catch (error) {
+    if (lab.ticket !== ticket) return;
+    $("compare-message").textContent = `No comparison for this search: ${error.message}`;
+  }
+}
+
+function showCompare(data) {
+  const plain = data.minimax;
+  const pruning = data.alphabeta;
+  const skipped = data.twins.filter((twin) => twin === null).length;
+  $("compare-minimax-count").textContent = formatCount(plain.stats.nodes);
+  $("compare-alphabeta-count").textContent = formatCount(pruning.stats.nodes);
+  $("compare-summary").textContent =
+    `Minimax visits ${formatCount(plain.stats.nodes)} nodes and alpha-beta ${formatCount(pruning.stats.nodes)}: ` +
+    `the ${formatCount(skipped)} ${skipped === 1 ? "node" : "nodes"} marked ✂ on the minimax tree ` +
+    `${skipped === 1 ? "is" : "are"} never visited by alpha-beta. Both find the value ${showScore(plain.root_value)}.`;
+  // the minimax tree's shape, each node knowing its alpha-beta twin (or none: pruned)
+  const nodes = plain.nodes.map((node) => ({ ...node, key: String(node.id), children: [], twin: data.twins[node.id] }));
+  for (const node of nodes) if (node.parent !== null) nodes[node.parent].children.push(node);
+  const placed = layoutTree(nodes[0], new Set());
+  drawCompared($("compare-minimax"), placed, (node) => ({
+    kind: node.twin === null ? "skipped" : "",
+    value: showScore(node.value),
+    mark: node.twin === null ? "✂" : "",
+  }));
+  drawCompared($("compare-alphabeta"), placed, (node) => {
+    if (node.twin === null) return { kind: "ghost", value: "", mark: "" };
+    const twin = pruning.nodes[node.twin];
+    return { kind: "", value: valueText(twin), mark: twin.cutoff ? cutReason(twin.cutoff) : "" };
+  });
+  const rows = $("order-rows");
+  rows.replaceChildren();
+  const names = { original: "their own order", "best-first": "best first", "worst-first": "worst first" };
+  for (const counts of data.orders) {
+    const row = html("tr");
+    row.dataset.order = counts.order;
+    row.appendChild(html("td", names[counts.order]));
+    row.appendChild(html("td", formatCount(counts.nodes), "nodes"));
+    row.appendChild(html("td", formatCount(counts.leaves), "leaves"));
+    row.appendChild(html("td", formatCount(counts.cutoffs)));
+    const cell = html("td");
+    const button = html("button", "step through", "small-button");
+    button.type = "button";
+    button.addEventListener("click", () => {
+      $("lab-algorithm").value = "alphabeta";
+      $("lab-order").value = counts.order;
+      runLab(null);
+    });
+    cell.appendChild(button);
+    row.appendChild(cell);
+    rows.appendChild(row);
+  }
+  const row = html("tr");
+  row.dataset.order = "minimax";
+  for (const text of ["minimax, any order", formatCount(plain.stats.nodes), formatCount(plain.stats.leaves), "0", ""]) {
+    row.appendChild(html("td", text));
+  }
+  rows.appendChild(row);
+  let minimal = data.minimal === null ? data.note :
+    `The minimal tree (Knuth and Moore, 1975), which alpha-beta visits exactly when every best move comes first: ` +
+    `${formatCount(data.minimal.nodes)} nodes, ${formatCount(data.minimal.leaves)} leaves.`;
+  if (data.uniform) {
+    const { branching: b, depth: d, leaves } = data.uniform;
+    minimal += ` This tree is uniform, b = ${b} children at every node and depth d = ${d}: ` +
+      `b^⌈d/2⌉ + b^⌊d/2⌋ − 1 = ${b}^${Math.ceil(d / 2)} + ${b}^${Math.floor(d / 2)} − 1 = ${formatCount(leaves)} leaves.`;
+  }
+  $("minimal-text").textContent = minimal;
+  $("compare-message").hidden = true;
+  $("compare-body").hidden = false;
+}
+
+// Draw a tree laid out by layoutTree; look(node) says how each node shows:
+// { kind: "" | "skipped" | "ghost", value, mark }.
+function drawCompared(picture, placed, look) {
+  picture.replaceChildren();
+  const { width, height } = treeSize(placed.columns, placed.depth);
+  picture.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  picture.setAttribute("width", String(width));
+  picture.setAttribute("height", String(height));
+  // shrunk to its frame, but never below a third of its size: a big tree scrolls
+  picture.style.minWidth = `${Math.round(width / 3)}px`;
+  const edges = svg("g", { class: "edges" }, picture);
+  const group = svg("g", { class: "nodes" }, picture);
+  const byId = new Map(placed.order.map((node) => [node.id, node]));
+  for (const node of placed.order) {
+    const { x, y } = nodePosition(node);
+    const shown = look(node);
+    if (node.parent !== null) {
+      const { edge } = drawEdge(edges, nodePosition(byId.get(node.parent)), { x, y }, node.move);
+      if (shown.kind) edge.classList.add("pruned-edge");
+    }
+    const item = svg("g", { class: "node done", transform: `translate(${x} ${y})` }, group);
+    item.dataset.key = node.key;
+    drawShape(item, node.player, shown.kind === "ghost" ? "ghost" : `p${node.player}`);
+    if (shown.kind) item.classList.add(shown.kind === "ghost" ? "pruned" : "skipped");
+    const value = svg("text", { y: 4, class: "value" }, item);
+    value.textContent = shown.value;
+    value.classList.toggle("long", shown.value.length > 5);
+    if (shown.mark) {
+      const mark = svg("text", { y: RADIUS + 14, class: "cut-reason" }, item);
+      mark.textContent = shown.mark;
+    }
+  }
+}
+
+// ------------------------------------------------------------------ lab: tree editor
+// The JSON tree drawn as a tree to click: a leaf's value is changed in place, children
+// are added and removed, and the JSON text follows (the server reads and checks it, as
+// it does any pasted tree). A node of the editor is
+// { label, value (a leaf's), children (an inner node's), estimate } plus, at the root,
+// the title and description the text gave.
+
+const editor = {
+  model: null,
+  selected: null, // the selected node's path: child positions from the root
+  timer: null,
+};
+
+function readTree(raw, root) {
+  if (typeof raw === "number") return { label: null, value: raw, children: null, estimate: null };
+  if (Array.isArray(raw)) {
+    return { label: null, value: null, children: raw.map((kid) => readTree(kid, false)), estimate: null };
+  }
+  if (raw === null || typeof raw !== "object") throw new Error(`a node is a number, a list or an object, not ${JSON.stringify(raw)}`);
+  const node = {
+    label: typeof raw.label === "string" ? raw.label : null,
+    value: null,
+    children: null,
+    estimate: typeof raw.estimate === "number" ? raw.estimate : null,
+  };
+  if (Array.isArray(raw.children)) node.children = raw.children.map((kid) => readTree(kid, false));
+  else if (typeof raw.value === "number") node.value = raw.value;
+  else throw new Error(`a node object needs "children" or a number "value": ${JSON.stringify(raw).slice(0, 60)}`);
+  if (root) {
+    if ("title" in raw) node.title = raw.title;
+    if ("description" in raw) node.description = raw.description;
+  }
+  return node;
+}
+
+// The shortest form of a node: a bare number or list when it has nothing else to say.
+function writeTree(node, root) {
+  if (node.children === null) return node.label === null ? node.value : { label: node.label, value: node.value };
+  const children = node.children.map((kid) => writeTree(kid, false));
+  const extra = root && ("title" in node || "description" in node);
+  if (node.label === null && node.estimate === null && !extra) return children;
+  const out = {};
+  if (root && "title" in node) out.title = node.title;
+  if (root && "description" in node) out.description = node.description;
+  if (node.label !== null) out.label = node.label;
+  out.children = children;
+  if (node.estimate !== null) out.estimate = node.estimate;
+  return out;
+}
+
+// Read the JSON box into the editor; text it cannot read leaves the editor empty with
+// the reason (the search, if asked for, reports the server's error).
+function refreshEditor() {
+  const message = $("editor-message");
+  try {
+    editor.model = readTree(JSON.parse($("lab-json").value), true);
+    message.hidden = true;
+  } catch (error) {
+    editor.model = null;
+    message.textContent = `The editor shows a tree once the JSON reads: ${error.message}`;
+    message.hidden = false;
+  }
+  if (editor.model && editor.selected && !nodeAt(editor.selected)) editor.selected = null;
+  drawEditor();
+}
+
+function nodeAt(path) {
+  let node = editor.model;
+  for (const position of path) {
+    if (!node || !node.children || position >= node.children.length) return null;
+    node = node.children[position];
+  }
+  return node;
+}
+
+// A node's label as the tree game names it: its own, or made from its place.
+function shownLabel(node, parentLabel, position, parentIsRoot) {
+  if (node.label !== null) return node.label;
+  return parentIsRoot ? String(position) : `${parentLabel}.${position}`;
+}
+
+function drawEditor() {
+  const picture = $("editor-tree");
+  picture.replaceChildren();
+  picture.parentElement.hidden = editor.model === null;
+  updateEditorTools();
+  if (!editor.model) return;
+  const wrap = (node, path, depth, label) => ({
+    key: path.join("."),
+    path,
+    depth,
+    label,
+    model: node,
+    children: (node.children || []).map((kid, i) =>
+      wrap(kid, [...path, i], depth + 1, shownLabel(kid, label, i + 1, depth === 0))),
+  });
+  const root = wrap(editor.model, [], 0, editor.model.label || "root");
+  const placed = layoutTree(root, new Set());
+  const { width, height } = treeSize(placed.columns, placed.depth);
+  picture.setAttribute("viewBox", `0 0 ${width} ${height - 30}`);
+  picture.setAttribute("width", String(Math.round(width * 0.8)));
+  picture.setAttribute("height", String(Math.round((height - 30) * 0.8)));
+  const edges = svg("g", { class: "edges" }, picture);
+  const group = svg("g", { class: "nodes" }, picture);
+  const positions = new Map(placed.order.map((n) => [n.key, nodePosition(n)]));
+  const selected = editor.selected ? editor.selected.join(".") : null;
+  for (const node of placed.order) {
+    const at = positions.get(node.key);
+    if (node.path.length) drawEdge(edges, positions.get(node.path.slice(0, -1).join(".")), at, node.label);
+    const item = svg("g", { class: "node edit-node", transform: `translate(${at.x} ${at.y})` }, group);
+    item.dataset.path = node.key;
+    const leaf = node.model.children === null;
+    item.classList.toggle("leaf", leaf);
+    item.classList.toggle("selected", node.key === selected);
+    drawShape(item, node.depth % 2, `p${node.depth % 2}`);
+    const value = svg("text", { y: 4, class: "value" }, item);
+    value.textContent = leaf ? String(node.model.value) : node.model.estimate !== null ? `~${node.model.estimate}` : "";
+    value.classList.toggle("long", value.textContent.length > 5);
+    const title = svg("title", {}, item);
+    title.textContent = leaf ? `leaf ${node.label} = ${node.model.value}: click to change its value` : `${node.label}: click to select`;
+    item.addEventListener("click", () => selectInEditor(node.path));
+  }
+}
+
+function selectInEditor(path) {
+  editor.selected = path;
+  drawEditor();
+  const node = nodeAt(path);
+  if (node && node.children === null) {
+    $("editor-value").value = String(node.value);
+    $("editor-value").focus();
+    $("editor-value").select();
+  }
+}
+
+function updateEditorTools() {
+  const node = editor.model && editor.selected ? nodeAt(editor.selected) : null;
+  const leaf = Boolean(node) && node.children === null;
+  const input = $("editor-value");
+  input.disabled = !leaf;
+  // a value being typed is left alone when the editor is drawn again meanwhile
+  if (document.activeElement !== input || !leaf) input.value = leaf ? String(node.value) : "";
+  $("editor-add").disabled = !node;
+  $("editor-remove").disabled = !node || editor.selected.length === 0;
+  if (!node) $("editor-selected").textContent = "nothing selected";
+  else {
+    const where = editor.selected.length ? `node ${editor.selected.map((i) => i + 1).join(".")}` : "the root";
+    const role = editor.selected.length % 2 ? "MIN" : "MAX";
+    $("editor-selected").textContent = leaf ? `${where}: a leaf` : `${where}: ${role}, ${node.children.length} children`;
+  }
+}
+
+// Write the edited tree into the JSON box and search it again, staying at the step
+// shown (or at the end, if it was shown).
+function commitEdit() {
+  $("lab-json").value = JSON.stringify(writeTree(editor.model, true));
+  drawEditor();
+  if (labSource() === "tree") {
+    runLab(null, (before, total) => (before.step >= before.total ? total : Math.min(before.step, total)));
+  }
+}
+
+function setLeafValue() {
+  const node = editor.selected ? nodeAt(editor.selected) : null;
+  const text = $("editor-value").value.trim();
+  if (!node || node.children !== null || text === "") return;
+  const value = Number(text);
+  if (!Number.isInteger(value)) {
+    showError(`a leaf's value is an integer, not ${text}`);
+    return;
+  }
+  if (value === node.value) return;
+  // a leaf named after its value (as in the example trees) keeps being so, if its
+  // siblings leave the name free
+  if (node.label === String(node.value)) {
+    const parent = nodeAt(editor.selected.slice(0, -1));
+    const taken = parent.children.some((kid) => kid !== node && kid.label === String(value));
+    node.label = taken ? null : String(value);
+  }
+  node.value = value;
+  commitEdit();
+}
+
+function addChild() {
+  const node = editor.selected ? nodeAt(editor.selected) : null;
+  if (!node) return;
+  if (node.children === null) {
+    // a leaf becomes an inner node; its value moves down to its first child
+    node.children = [{ label: null, value: node.value, children: null, estimate: null }];
+    node.value = null;
+  }
+  node.children.push({ label: null, value: 0, children: null, estimate: null });
+  editor.selected = [...editor.selected, node.children.length - 1];
+  commitEdit();
+}
+
+function removeNode() {
+  if (!editor.selected || editor.selected.length === 0) return;
+  const parent = nodeAt(editor.selected.slice(0, -1));
+  parent.children.splice(editor.selected[editor.selected.length - 1], 1);
+  if (parent.children.length === 0) {
+    // a node left without children is a leaf, worth 0 until given a value
+    parent.children = null;
+    parent.value = 0;
+    parent.estimate = null;
+  }
+  editor.selected = editor.selected.slice(0, -1);
+  commitEdit();
+}
+
+// Open the tree of the search shown in the editor (an example's file, or the tree in
+// the order searched).
+function editShownTree() {
+  if (!lab.data || !lab.data.tree) return;
+  document.querySelector("input[name=source][value=tree]").checked = true;
+  $("lab-json").value = lab.data.tree;
+  $("lab-order").value = "original";
+  editor.selected = null;
+  showSource();
+  $("editor").scrollIntoView({ block: "nearest" });
+}
+
+// ------------------------------------------------------------------ lab: export
+// The tree at the step shown, as a standalone SVG (every style written on its element as
+// presentation attributes, which the page's rules allow where a style attribute is
+// not; hidden parts left out; the narration on top) and as a PNG drawn from it.
+
+const EXPORTED_STYLES = [
+  "fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharray", "stroke-linejoin",
+  "stroke-linecap", "paint-order", "opacity", "font-family", "font-size", "font-weight",
+  "text-anchor", "dominant-baseline",
+];
+
+function wrapText(text, width) {
+  const lines = [];
+  let line = "";
+  for (const word of text.split(/\s+/)) {
+    if (line && (line.length + word.length + 1) > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+function exportedSvg() {
+  const source = $("lab-tree");
+  const copy = source.cloneNode(true);
+  const originals = [...source.querySelectorAll("*")];
+  const copies = [...copy.querySelectorAll("*")];
+  const dropped = [];
+  originals.forEach((element, i) => {
+    const style = getComputedStyle(element);
+    const target = copies[i];
+    if (style.display === "none" || element.tagName === "title") {
+      dropped.push(target);
+      return;
+    }
+    for (const name of EXPORTED_STYLES) target.setAttribute(name, style.getPropertyValue(name));
+    target.removeAttribute("class");
+    target.removeAttribute("data-key");
+  });
+  for (const element of dropped) element.remove();
+  const { width: treeWidth, height: treeHeight } = lab.size;
+  const width = Math.max(treeWidth, 560);
+  const font = getComputedStyle(document.body).fontFamily;
+  const caption = [
+    { text: $("lab-title").textContent, size: 17, weight: 700 },
+    {
+      text: `Step ${lab.step} of ${lab.data.events.length} · root value ${$("lab-value").textContent} · ` +
+        `nodes visited ${$("lab-count").textContent} · pruned ${$("lab-pruned").textContent}`,
+      size: 13,
+      weight: 400,
+    },
+    ...wrapText($("step-text").textContent, Math.floor(width / 7.6)).map((text) => ({ text, size: 14, weight: 500 })),
+  ];
+  const top = 16 + caption.length * 21;
+  const height = top + treeHeight;
+  const root = document.createElementNS(SVG_NS, "svg");
+  root.setAttribute("xmlns", SVG_NS);
+  root.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  root.setAttribute("width", String(width));
+  root.setAttribute("height", String(height));
+  svg("rect", { x: 0, y: 0, width, height, fill: "#ffffff" }, root);
+  caption.forEach((line, i) => {
+    const text = svg("text", {
+      x: 16, y: 30 + i * 21, "font-family": font, "font-size": `${line.size}px`, "font-weight": line.weight, fill: "#1d2330",
+    }, root);
+    text.textContent = line.text;
+  });
+  const tree = svg("g", { transform: `translate(${(width - treeWidth) / 2} ${top})` }, root);
+  for (const child of [...copy.childNodes]) tree.appendChild(child);
+  const text = `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(root)}\n`;
+  return { text, width, height };
+}
+
+function exportName(extension) {
+  const title = (lab.data.title || "tree").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  return `${title || "tree"}-step-${lab.step}.${extension}`;
+}
+
+function download(blob, name) {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+function exportSvg() {
+  if (!lab.data) return;
+  download(new Blob([exportedSvg().text], { type: "image/svg+xml" }), exportName("svg"));
+}
+
+// The PNG is the SVG drawn at twice its size; the page's rules allow images from data:
+// addresses, so the SVG goes in as one.
+async function exportPng() {
+  if (!lab.data) return;
+  const { text, width, height } = exportedSvg();
+  const bytes = new TextEncoder().encode(text);
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  const image = new Image();
+  image.src = `data:image/svg+xml;base64,${btoa(binary)}`;
+  try {
+    await image.decode();
+    const scale = 2;
+    const canvas = document.createElement("canvas");
+    canvas.width = width * scale;
+    canvas.height = height * scale;
+    const context = canvas.getContext("2d");
+    context.scale(scale, scale);
+    context.drawImage(image, 0, 0, width, height);
+    const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/png"));
+    if (!blob) throw new Error("the browser made no image");
+    download(blob, exportName("png"));
+  } catch (error) {
+    showError(`The PNG could not be made: ${error.message}`);
+  }
+}
+
 // ================================================================== start
 
 function bind() {
@@ -1239,6 +1945,25 @@ function bind() {
   $("hint").addEventListener("click", () => think("hint"));
   $("engine-move").addEventListener("click", () => think("move"));
   $("move-form").addEventListener("submit", typedMove);
+  const boardBox = $("board");
+  boardBox.addEventListener("keydown", boardKey);
+  boardBox.addEventListener("pointerdown", () => {
+    boardState.pointerAt = performance.now();
+    boardState.keyboard = false;
+    drawCursor();
+  }, true);
+  boardBox.addEventListener("focus", () => {
+    // focus that follows a press of the pointer is the pointer's; any other (Tab) is
+    // the keyboard's
+    if (performance.now() - boardState.pointerAt > 500) {
+      boardState.keyboard = true;
+      if (boardState.cursor === null && boardState.shown && boardState.shown.board) {
+        boardState.cursor = startCursor(boardState.shown.board);
+      }
+    }
+    drawCursor();
+  });
+  boardBox.addEventListener("blur", drawCursor);
   // a page closed or reloaded ends its game, which no longer counts against the browser
   window.addEventListener("pagehide", () => {
     if (play.view) fetch(`/api/sessions/${play.view.id}`, { method: "DELETE", keepalive: true });
@@ -1274,7 +1999,32 @@ function bind() {
   $("review-last").addEventListener("click", () => review(null));
   $("copy-position").addEventListener("click", () => copyField("position-text"));
   $("copy-moves").addEventListener("click", () => copyField("moves-text"));
-  $("lab-form").addEventListener("submit", runLab);
+  $("lab-form").addEventListener("submit", (event) => runLab(event));
+  $("lab-edit").addEventListener("click", editShownTree);
+  $("lab-json").addEventListener("input", () => {
+    clearTimeout(editor.timer);
+    editor.timer = setTimeout(refreshEditor, 250);
+  });
+  $("editor-value").addEventListener("change", setLeafValue);
+  $("editor-value").addEventListener("keydown", (event) => {
+    if (event.key === "Enter") {
+      event.preventDefault();
+      setLeafValue();
+    }
+  });
+  $("editor-add").addEventListener("click", addChild);
+  $("editor-remove").addEventListener("click", removeNode);
+  $("export-svg").addEventListener("click", exportSvg);
+  $("export-png").addEventListener("click", exportPng);
+  $("zoom-in").addEventListener("click", () => setZoom(lab.zoom * 1.25));
+  $("zoom-out").addEventListener("click", () => setZoom(lab.zoom / 1.25));
+  $("zoom-fit").addEventListener("click", () => setZoom(fittingZoom()));
+  $("unfold-all").addEventListener("click", unfoldAll);
+  $("tree-scroll").addEventListener("wheel", (event) => {
+    if (!event.ctrlKey || !lab.data) return;
+    event.preventDefault();
+    setZoom(lab.zoom * Math.exp(-event.deltaY * 0.002));
+  }, { passive: false });
   for (const radio of document.querySelectorAll("input[name=source]")) {
     radio.addEventListener("change", showSource);
   }
@@ -1332,11 +2082,16 @@ async function openLink() {
   $("lab-moves").value = (body.moves || []).join(" ");
   if (body.algorithm) $("lab-algorithm").value = body.algorithm;
   $("lab-depth").value = body.depth ? String(body.depth) : "";
+  $("lab-order").value = body.order || "original";
+  if (source === "tree") refreshEditor();
+  const ticket = Symbol("lab");
+  lab.ticket = ticket;
   try {
     const data = await api("POST", "/api/lab", body);
     lab.request = body;
     loadTrace(data);
     setStep(Number(step) || 0);
+    loadCompare(body);
   } catch (error) {
     showError(error.message);
   }
