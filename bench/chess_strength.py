@@ -31,15 +31,12 @@ interval from the likelihood's curvature.
 from __future__ import annotations
 
 import argparse
-import math
 import shutil
 import subprocess
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
-from zerosum.arena import read_records
-from zerosum.ratings import elo_estimate
+from common import counts, describe, endings, ladder_rating
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "bench" / "data" / "chess-openings.epd"
@@ -47,41 +44,6 @@ SUNFISH = ROOT / "bench" / ".venv" / "bin" / "sunfish-uci"
 STOCKFISH = "/usr/games/stockfish"  # Debian's path, not on PATH
 LADDER = (1350, 1500, 1650, 1800, 1950, 2100)
 """UCI_Elo steps: Stockfish 15.1 accepts 1350 to 2850."""
-Z95 = 1.959964
-
-
-def ladder_rating(rungs: Sequence[tuple[float, float, int]]) -> tuple[float, float, float]:
-    """The maximum-likelihood rating and its 95% interval from ``(opponent rating,
-    points, games)`` rungs; ``-inf``/``+inf`` when every game was lost or won."""
-    points = sum(rung[1] for rung in rungs)
-    games = sum(rung[2] for rung in rungs)
-    if games == 0:
-        raise ValueError("no games: the rating is undefined")
-    if points == 0:
-        return -math.inf, -math.inf, -math.inf
-    if points == games:
-        return math.inf, math.inf, math.inf
-
-    def expected(rating: float) -> list[float]:
-        return [1 / (1 + 10 ** ((elo - rating) / 400)) for elo, _, _ in rungs]
-
-    # the expected points grow with the rating: bisect for the rating that expects the
-    # points actually taken
-    low = min(rung[0] for rung in rungs) - 2000
-    high = max(rung[0] for rung in rungs) + 2000
-    for _ in range(100):
-        middle = (low + high) / 2
-        if sum(p * n for p, (_, _, n) in zip(expected(middle), rungs, strict=True)) < points:
-            low = middle
-        else:
-            high = middle
-    rating = (low + high) / 2
-    slope = math.log(10) / 400
-    information = sum(
-        n * p * (1 - p) * slope**2 for p, (_, _, n) in zip(expected(rating), rungs, strict=True)
-    )
-    margin = Z95 / math.sqrt(information)
-    return rating, rating - margin, rating + margin
 
 
 def stockfish_command(given: str | None) -> str:
@@ -141,14 +103,8 @@ def play(args: argparse.Namespace, name: str, opponent: str) -> tuple[int, int, 
         ],
         check=True,
     )
-    records = [record for record in read_records(output)[1] if not record.void]
-    reasons: dict[str, int] = {}
-    for record in records:
-        reasons[record.reason] = reasons.get(record.reason, 0) + 1
-    print(f"{name}: ends {dict(sorted(reasons.items()))}; games in {output} and its .pgn")
-    wins = sum(record.points(0) == 1.0 for record in records)
-    losses = sum(record.points(0) == 0.0 for record in records)
-    return wins, len(records) - wins - losses, losses
+    print(f"{name}: ends {endings(output)}; games in {output} and its .pgn")
+    return counts(output)
 
 
 def main() -> None:
@@ -181,7 +137,7 @@ def main() -> None:
         if not Path(args.sunfish_command.split()[0]).exists():
             sys.exit(f"no {args.sunfish_command}: run bash bench/setup.sh")
         counts = play(args, "sunfish", f"uci:{args.sunfish_command},name=sunfish")
-        summary.append(f"zerosum - sunfish: {_describe(*counts)}")
+        summary.append(f"zerosum - sunfish: {describe(*counts)}")
     if "stockfish" in chosen:
         stockfish = stockfish_command(args.stockfish_command)
         rungs = []
@@ -192,19 +148,13 @@ def main() -> None:
             )
             wins, draws, losses = play(args, f"stockfish-{elo}", spec)
             rungs.append((float(elo), wins + draws / 2, wins + draws + losses))
-            summary.append(f"zerosum - stockfish UCI_Elo {elo}: {_describe(wins, draws, losses)}")
+            summary.append(f"zerosum - stockfish UCI_Elo {elo}: {describe(wins, draws, losses)}")
         rating, low, high = ladder_rating(rungs)
         summary.append(
             f"zerosum on Stockfish's UCI_Elo scale: {rating:.0f} (95% interval {low:.0f} to "
             f"{high:.0f}), {sum(r[2] for r in rungs)} games"
         )
     print("\n" + "\n".join(summary))
-
-
-def _describe(wins: int, draws: int, losses: int) -> str:
-    """``+W =D -L``, the score and the Elo difference with its interval."""
-    estimate = elo_estimate(wins, draws, losses)
-    return f"+{wins} ={draws} -{losses} ({estimate.score:.1%}), Elo {estimate.describe()}"
 
 
 if __name__ == "__main__":

@@ -219,6 +219,13 @@ def test_a_uci_spec_makes_an_agent_with_its_options() -> None:
         assert (limited.time, limited.nodes, limited.wait, limited.options) == (None, 500, 3.0, ())
     finally:
         limited.close()
+    ranked = make_agent(f"uci:{command} --game xiangqi,coordinates=fairy-stockfish,depth=1")
+    assert isinstance(ranked, UciAgent)
+    try:
+        # the agent's own key, not an option sent to the engine
+        assert (ranked.coordinates, ranked.options) == ("fairy-stockfish", ())
+    finally:
+        ranked.close()
 
 
 @pytest.mark.parametrize(
@@ -229,6 +236,7 @@ def test_a_uci_spec_makes_an_agent_with_its_options() -> None:
         ("uci:stockfish,depth=0", "depth must be 1 or more"),
         ("uci:stockfish,nodes=many", "nodes must be a whole number, not 'many'"),
         ("uci:stockfish,time=-1", "time must be 0 or more seconds"),
+        ("uci:stockfish,depth=1,coordinates=xy", "coordinates must be iccs or fairy-stockfish"),
         ("uci:stockfish,Hash=1,hash=2", "option 'hash' given twice"),
         ("uci:stockfish,Skill Level", "bad option 'Skill Level'"),
     ],

@@ -121,6 +121,7 @@ _OPTION_TYPES: dict[str, dict[str, Any]] = {
         "wait": float,
         "cwd": str,
         "name": str,
+        "coordinates": str,
     },
     "gtp": {"cmd": str, "time": float, "level": str, "wait": float, "cwd": str, "name": str},
 }
@@ -299,6 +300,16 @@ def _check_engine_spec(spec: AgentSpec) -> None:
         value = spec.option(key)
         if value is not None and value < 1:
             raise AgentSpecError(f"bad agent spec {spec.text!r}: {key} must be 1 or more")
+    coordinates = spec.option("coordinates") if spec.kind == "uci" else None
+    if coordinates is not None:
+        # imported here: the protocols (and the games they play) load only when used
+        from zerosum.protocols.uci import XIANGQI_COORDINATES  # noqa: PLC0415
+
+        if coordinates not in XIANGQI_COORDINATES:
+            raise AgentSpecError(
+                f"bad agent spec {spec.text!r}: coordinates must be "
+                f"{' or '.join(XIANGQI_COORDINATES)}, not {coordinates!r}"
+            )
 
 
 def _import_factory(spec: AgentSpec) -> Callable[..., Any]:
@@ -407,6 +418,7 @@ def _make_uci(spec: AgentSpec, default_time: float) -> Agent:
             options=[(key, str(value)) for key, value in spec.options if key not in ours],
             cwd=spec.option("cwd"),
             name=spec.label,
+            coordinates=spec.option("coordinates"),
         ),
     )
 

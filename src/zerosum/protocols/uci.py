@@ -1,6 +1,14 @@
-"""The UCI protocol: zerosum's chess engine as a UCI engine for chess GUIs
-(:class:`UciEngine`, ``zerosum uci``), and any UCI engine as an agent
+"""The UCI protocol: zerosum's chess and xiangqi engines as UCI engines for GUIs
+(:class:`UciEngine`, ``zerosum uci [--game xiangqi]``), and any UCI engine as an agent
 (:class:`UciAgent`, the client side, at the end of the module).
+
+What is the game's own is its :class:`UciDialect`: chess (:class:`ChessDialect`) reads
+moves in UCI (or SAN) and offers ``UCI_Chess960``; xiangqi (:class:`XiangqiDialect`)
+speaks UCI as Pikafish does: FEN with ``w``/``b`` to move, moves in ICCS coordinates with
+ranks 0-9 (``h2e2``). Its option ``Coordinates`` set to ``fairy-stockfish`` reads and
+writes Fairy-Stockfish's ranks 1-10 instead (``h3e3``, ``a10a9``), for GUIs that drive
+Fairy-Stockfish; ``UCI_Variant`` is offered, with ``xiangqi`` its only value, for the
+same GUIs, and changes nothing. The rest of this page holds for every game.
 
 UCI (the Universal Chess Interface of Rudolf Huber and Stefan Meyer-Kahlen) is spoken
 over standard input and output: the GUI sends one command a line, the engine answers
@@ -23,13 +31,14 @@ Commands and answers:
     ``k`` moves, each with its exact score), ``Skill Level`` (0 to :data:`MAX_SKILL`,
     see *Strength* below), ``Move Overhead`` (milliseconds kept back on every move,
     :mod:`zerosum.search.clock`), ``Ponder`` (``bestmove`` then names the expected
-    reply, ``ponder M``) and ``UCI_Chess960`` (castling written king-takes-rook, and
-    Chess960 castling rights read from FEN).
+    reply, ``ponder M``) and the game's own: chess's ``UCI_Chess960`` (castling written
+    king-takes-rook, and Chess960 castling rights read from FEN), xiangqi's
+    ``UCI_Variant`` and ``Coordinates`` (``iccs`` or ``fairy-stockfish``).
 ``ucinewgame``
     forgets the table and sets the start position.
 ``position startpos|fen FEN [moves m1 m2 ...]``
-    the position to search; moves in UCI (``e2e4``, ``e7e8q``, castling as ``e1g1`` or
-    king-takes-rook).
+    the position to search; chess moves in UCI (``e2e4``, ``e7e8q``, castling as ``e1g1``
+    or king-takes-rook), xiangqi moves in coordinates (``h2e2``).
 ``go [wtime btime winc binc movestogo depth nodes mate movetime infinite ponder]``
     searches, writes ``info depth D seldepth S multipv K score cp X|mate N nodes N nps
     N hashfull H time MS pv ...`` after each completed iteration (one line for each of
@@ -80,11 +89,12 @@ Decisions where the protocol leaves room:
 * **Commands that change the position or the options while a search runs**
   (``position``, ``go``, ``ucinewgame``, ``setoption``) stop that search first; its
   ``bestmove`` comes before anything else.
-* **No move to search.** A mated or stalemated position answers ``info depth 0 score
-  mate 0`` (or ``cp 0``) and ``bestmove (none)``; a position drawn by rule (threefold
-  repetition, fifty moves), which the game counts as over, still has legal moves, and
-  the engine plays the first of them, as it does when a search is stopped before its
-  first iteration completes (then the engine's own first move choice).
+* **No move to search.** A mated or stalemated position (in xiangqi, any position
+  without a legal move, which loses) answers ``info depth 0 score mate 0`` (or ``cp
+  0``) and ``bestmove (none)``; a position the game counts as over by rule (threefold
+  repetition, fifty moves; xiangqi's perpetual check and sixty moves) still has legal
+  moves, and the engine plays the first of them, as it does when a search is stopped
+  before its first iteration completes (then the engine's own first move choice).
 """
 
 from __future__ import annotations
@@ -92,6 +102,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
@@ -99,8 +110,11 @@ from typing import Any, TextIO
 from zerosum import __version__
 from zerosum.agents import ClockReading, refuse_finished
 from zerosum.game import MAX_PLY, WIN, WIN_THRESHOLD, MissingCapabilityError, ZerosumError, quoted
-from zerosum.games.chess import Chess, State
-from zerosum.games.chess.rules import legal_moves
+from zerosum.games.chess import Chess
+from zerosum.games.chess.rules import legal_moves as chess_moves
+from zerosum.games.xiangqi import Xiangqi
+from zerosum.games.xiangqi.notation import format_coordinates, parse_coordinates
+from zerosum.games.xiangqi.rules import legal_moves as xiangqi_moves
 from zerosum.protocols.engines import (
     EngineError,
     EngineIllegalMoveError,
@@ -126,10 +140,18 @@ __all__ = [
     "RESERVE_INCREMENTS",
     "SKILL_BASE_NODES",
     "START_TIMEOUT",
+    "UCI_GAMES",
+    "XIANGQI_COORDINATES",
+    "ChessDialect",
+    "RunningSearch",
+    "SearchPlan",
     "UciAgent",
+    "UciDialect",
     "UciEngine",
     "UciOptionError",
     "UciScore",
+    "XiangqiDialect",
+    "dialect",
     "format_score",
     "skill_nodes",
     "table_entries",
@@ -171,6 +193,9 @@ MAX_SKILL = 20
 SKILL_BASE_NODES = 64
 """The node budget of ``Skill Level`` 0; every two levels double it."""
 
+UCI_GAMES = ("chess", "xiangqi")
+"""The games :class:`UciEngine` plays (:func:`dialect`)."""
+
 _GO_NUMBERS = frozenset(
     ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime", "mate")
 )
@@ -207,19 +232,154 @@ class _RejectedError(ZerosumError):
     """A line the engine cannot use; its message follows ``info string``."""
 
 
+class UciDialect(ABC):
+    """What :class:`UciEngine` needs of the game it plays: the game (``game``, made anew
+    when an option changes its rules), moves read and written as the GUI writes them,
+    every legal move of a position (where the game is over by rule too), and the game's
+    own options. A subclass stands for one game; this base has no game of its own."""
+
+    game: Any
+
+    def option_lines(self) -> list[str]:
+        """The ``option`` lines of the game's own options, for the ``uci`` answer."""
+        return []
+
+    def set_option(self, key: str, value: str) -> bool:
+        """Set the game's own option named ``key`` (in lower case) to ``value``; return
+        ``False`` when the game has no such option. A bad value raises
+        :class:`~zerosum.game.ZerosumError`."""
+        return False
+
+    @abstractmethod
+    def parse_move(self, state: Any, text: str) -> Any:
+        """Read the move ``text`` legal in ``state``; raises
+        :class:`~zerosum.game.ZerosumError` for anything else."""
+
+    @abstractmethod
+    def format_move(self, state: Any, move: Any) -> str:
+        """Write ``move`` (legal in ``state``) as the GUI reads it."""
+
+    @abstractmethod
+    def legal_moves(self, state: Any) -> list[Any]:
+        """Every legal move of ``state``, also when the game is over there by rule."""
+
+
+class ChessDialect(UciDialect):
+    """Chess over UCI: moves in UCI (``e2e4``, ``e7e8q``; SAN is read too) and the
+    ``UCI_Chess960`` option (castling written king-takes-rook, Chess960 castling rights
+    read from FEN)."""
+
+    game: Chess
+
+    def __init__(self) -> None:
+        self.game = Chess()
+
+    def option_lines(self) -> list[str]:
+        """``UCI_Chess960``."""
+        return ["option name UCI_Chess960 type check default false"]
+
+    def set_option(self, key: str, value: str) -> bool:
+        """Set ``UCI_Chess960``."""
+        if key != "uci_chess960":
+            return False
+        self.game = Chess(_check("UCI_Chess960", value))
+        return True
+
+    def parse_move(self, state: Any, text: str) -> Any:
+        """Read a move in UCI or SAN."""
+        return self.game.parse_move(state, text)
+
+    def format_move(self, state: Any, move: Any) -> str:
+        """Write ``move`` in UCI."""
+        return self.game.format_uci(state, move)
+
+    def legal_moves(self, state: Any) -> list[Any]:
+        """Every legal move."""
+        return chess_moves(state)
+
+
+XIANGQI_COORDINATES = ("iccs", "fairy-stockfish")
+"""The values of xiangqi's ``Coordinates`` option: ranks 0-9 (ICCS, Pikafish) or 1-10
+(Fairy-Stockfish); the first is the default."""
+
+
+class XiangqiDialect(UciDialect):
+    """Xiangqi over UCI as Pikafish speaks it: moves in ICCS coordinates with ranks 0-9
+    (``h2e2``), or with ranks 1-10 as Fairy-Stockfish writes them (``h3e3``) once the
+    ``Coordinates`` option is ``fairy-stockfish``. ``UCI_Variant`` is offered for the
+    GUIs that set it on Fairy-Stockfish; ``xiangqi`` is its only value."""
+
+    game: Xiangqi
+    base: int
+    """The number of the first rank: 0 (ICCS) or 1 (Fairy-Stockfish)."""
+
+    def __init__(self) -> None:
+        self.game = Xiangqi(notation="iccs")
+        self.base = 0
+
+    def option_lines(self) -> list[str]:
+        """``UCI_Variant`` and ``Coordinates``."""
+        choices = " ".join(f"var {name}" for name in XIANGQI_COORDINATES)
+        return [
+            "option name UCI_Variant type combo default xiangqi var xiangqi",
+            f"option name Coordinates type combo default {XIANGQI_COORDINATES[0]} {choices}",
+        ]
+
+    def set_option(self, key: str, value: str) -> bool:
+        """Set ``UCI_Variant`` (to ``xiangqi`` only) or ``Coordinates``."""
+        if key == "uci_variant":
+            if value.lower() != "xiangqi":
+                raise _RejectedError(
+                    f"setoption UCI_Variant: this engine plays xiangqi only, not {quoted(value)}"
+                )
+            return True
+        if key == "coordinates":
+            if value.lower() not in XIANGQI_COORDINATES:
+                raise _RejectedError(
+                    f"setoption Coordinates: value must be {' or '.join(XIANGQI_COORDINATES)}, "
+                    f"not {quoted(value)}"
+                )
+            self.base = XIANGQI_COORDINATES.index(value.lower())
+            return True
+        return False
+
+    def parse_move(self, state: Any, text: str) -> Any:
+        """Read a move in coordinates with ranks from :attr:`base`."""
+        return parse_coordinates(state, text, self.base)
+
+    def format_move(self, state: Any, move: Any) -> str:
+        """Write ``move`` in coordinates with ranks from :attr:`base`."""
+        return format_coordinates(move, self.base)
+
+    def legal_moves(self, state: Any) -> list[Any]:
+        """Every legal move."""
+        return xiangqi_moves(state)
+
+
+def dialect(game: str) -> UciDialect:
+    """Return a new dialect of ``game``, one of :data:`UCI_GAMES`."""
+    if game == "chess":
+        return ChessDialect()
+    if game == "xiangqi":
+        return XiangqiDialect()
+    raise ZerosumError(
+        f"{quoted(game)} is not a game the UCI engine plays: choose chess or xiangqi"
+    )
+
+
 @dataclass(slots=True)
 class _Options:
     hash_mb: int = DEFAULT_HASH
     overhead_ms: int = round(DEFAULT_OVERHEAD * 1000)
-    chess960: bool = False
     ponder: bool = False
     multipv: int = 1
     skill: int = MAX_SKILL
 
 
 @dataclass(slots=True)
-class _Plan:
-    """What one ``go`` asks for: limits in plies and nodes, budgets in seconds."""
+class SearchPlan:
+    """What one ``go`` asks for: limits in plies and nodes, budgets in seconds, and
+    ``draw`` when the GUI offers a draw with it (UCCI's ``go draw``)."""
 
     depth: int | None = None
     nodes: int | None = None
@@ -230,16 +390,17 @@ class _Plan:
     mate: int | None = None
     multipv: int = 1
     clocked: bool = False
+    draw: bool = False
 
 
-class _Search(Searching):
+class RunningSearch(Searching):
     """One running search: its thread, and the stop signal the engine polls.
 
     ``is_set`` answers the engine: a ``stop`` (or ``quit``) came, or the hard deadline
     has passed. ``released`` tells the thread it may write ``bestmove`` (at once, but
     for an infinite or pondering search)."""
 
-    def __init__(self, plan: _Plan, clock: Callable[[], float], started: float) -> None:
+    def __init__(self, plan: SearchPlan, clock: Callable[[], float], started: float) -> None:
         super().__init__()
         self.plan = plan
         self.clock = clock
@@ -280,18 +441,23 @@ class _Search(Searching):
 
 
 class UciEngine:
-    """A UCI chess engine: feed it the GUI's lines, it writes its answers to ``output``.
+    """A UCI engine: feed it the GUI's lines, it writes its answers to ``output``.
 
     :meth:`handle` takes one line and returns ``False`` after ``quit``; :meth:`run`
     feeds it lines until then or the end of the input, and waits for the last search.
+    ``game`` is the game played, one of :data:`UCI_GAMES` or a :class:`UciDialect`;
     ``hash_mb`` is the initial ``Hash`` option; ``clock`` (seconds) measures time.
     ``last`` is the final report of the latest search (``None`` if no iteration
     completed)."""
+
+    NOTE = "info string"
+    """What starts a line that tells the GUI's user something: a refused line, a note."""
 
     def __init__(
         self,
         output: TextIO,
         *,
+        game: str | UciDialect = "chess",
         hash_mb: int = DEFAULT_HASH,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
@@ -301,10 +467,10 @@ class UciEngine:
         self.last: Report | None = None
         self._say = Lines(output, ascii_only=True).say
         self._clock = clock
-        self._game = Chess()
-        self._state: State = self._game.initial_state()
+        self._dialect = dialect(game) if isinstance(game, str) else game
+        self._state: Any = self._game.initial_state()
         self._engine: Engine | None = None
-        self._search: SearchSlot[_Search] = SearchSlot()
+        self._search: SearchSlot[RunningSearch] = SearchSlot()
         self._commands: dict[str, Callable[[str, float], None]] = {
             "uci": self._uci,
             "debug": lambda rest, started: None,
@@ -319,6 +485,11 @@ class UciEngine:
 
     def __repr__(self) -> str:
         return f"UciEngine({self._game.format_state(self._state)!r})"
+
+    @property
+    def _game(self) -> Any:
+        """The game played, as the options have it now."""
+        return self._dialect.game
 
     # ------------------------------------------------------------------ the loop
 
@@ -341,12 +512,12 @@ class UciEngine:
             return True
         command = self._commands.get(word)
         if command is None:
-            self._say(f"info string unknown command {quoted(word)}")
+            self._say(f"{self.NOTE} unknown command {quoted(word)}")
             return True
         try:
             command(rest.strip(), started)
         except ZerosumError as error:
-            self._say(f"info string {error}")
+            self._say(f"{self.NOTE} {error}")
         return True
 
     def finish(self) -> None:
@@ -371,7 +542,8 @@ class UciEngine:
             f"min 0 max {MAX_OVERHEAD}"
         )
         self._say("option name Ponder type check default false")
-        self._say("option name UCI_Chess960 type check default false")
+        for line in self._dialect.option_lines():
+            self._say(line)
         self._say("uciok")
 
     def _setoption(self, rest: str, started: float) -> None:
@@ -398,11 +570,7 @@ class UciEngine:
             options.overhead_ms = _spin(name, value, 0, MAX_OVERHEAD)
         elif key == "ponder":
             options.ponder = _check(name, value)
-        elif key == "uci_chess960":
-            options.chess960 = _check(name, value)
-            self._game = Chess(options.chess960)
-            self._engine = None
-        else:
+        elif not self._dialect.set_option(key, value):
             raise _RejectedError(f"setoption: unknown option {quoted(name)}")
 
     def _ucinewgame(self, rest: str, started: float) -> None:
@@ -434,7 +602,7 @@ class UciEngine:
             )
         for number, text in enumerate(words[at + 1 :], 1):
             try:
-                state = game.result(state, game.parse_move(state, text))
+                state = game.result(state, self._dialect.parse_move(state, text))
             except ZerosumError as error:
                 raise _RejectedError(
                     f"position: move {number} {quoted(text)} refused: {error}; position unchanged"
@@ -451,14 +619,14 @@ class UciEngine:
         self._search.stop(wait=True)
         plan, problems = self._plan(rest.split())
         for problem in problems:
-            self._say(f"info string go: {problem}")
+            self._say(f"{self.NOTE} go: {problem}")
         self._search.start(
-            _Search(plan, self._clock, started), self._think, self._state, name="uci-search"
+            RunningSearch(plan, self._clock, started), self._think, self._state, name="uci-search"
         )
 
-    def _plan(self, words: list[str]) -> tuple[_Plan, list[str]]:
+    def _plan(self, words: list[str]) -> tuple[SearchPlan, list[str]]:
         """Read ``go``'s arguments; return the plan and what was skipped."""
-        plan = _Plan()
+        plan = SearchPlan()
         numbers: dict[str, int] = {}
         problems: list[str] = []
         index = 0
@@ -482,6 +650,12 @@ class UciEngine:
                     problems.append(f"{word} needs a whole number, not {quoted(value)}")
             else:
                 problems.append(f"unknown argument {quoted(word)} skipped")
+        self._limit(plan, numbers)
+        return plan, problems
+
+    def _limit(self, plan: SearchPlan, numbers: Mapping[str, int]) -> None:
+        """Complete ``plan`` from ``go``'s numbers, named as UCI names them (``wtime``,
+        ``depth``...): its limits, its time budgets and the ``Skill Level`` cap."""
         if "depth" in numbers:
             plan.depth = min(max(numbers["depth"], 1), MAX_PLY)
         if "mate" in numbers:
@@ -516,43 +690,48 @@ class UciEngine:
         cap = skill_nodes(self.options.skill)
         if cap is not None:
             plan.nodes = min(plan.nodes or cap, cap)
-        return plan, problems
 
     def _engine_for(self) -> Engine:
         size = table_entries(self.options.hash_mb)
         engine = self._engine
-        if engine is None or engine.options.table_size != size:
+        if engine is None or engine.options.table_size != size or engine.game is not self._game:
             engine = self._engine = Engine(self._game, EngineOptions(table_size=size))
         return engine
 
-    def _think(self, search: _Search, state: State) -> None:
+    def _think(self, search: RunningSearch, state: Any) -> None:
         """The search thread: search, report each iteration, answer ``bestmove``."""
         try:
             move = self._best_move(search, state)
         except Exception as error:  # a GUI waits for bestmove whatever happens
-            self._say(f"info string internal error: {type(error).__name__}: {error}")
-            moves = legal_moves(state)
+            self._say(f"{self.NOTE} internal error: {type(error).__name__}: {error}")
+            moves = self._dialect.legal_moves(state)
             move = moves[0] if moves else None
         search.released.wait()
-        game = self._game
+        self._answer(search, state, move)
+
+    def _answer(self, search: RunningSearch, state: Any, move: Any) -> None:
+        """Write the search's answer, ``bestmove`` (with ``ponder`` when asked for)."""
         if move is None:
             self._say("bestmove (none)")
             return
-        answer = f"bestmove {game.format_uci(state, move)}"
+        dialect = self._dialect
+        answer = f"bestmove {dialect.format_move(state, move)}"
         last = self.last
         if self.options.ponder and last is not None and last.pv[:1] == (move,) and len(last.pv) > 1:
-            answer += f" ponder {game.format_uci(game.result(state, move), last.pv[1])}"
+            after = self._game.result(state, move)
+            answer += f" ponder {dialect.format_move(after, last.pv[1])}"
         self._say(answer)
 
-    def _best_move(self, search: _Search, state: State) -> int | None:
+    def _best_move(self, search: RunningSearch, state: Any) -> Any:
         game = self._game
         if game.is_terminal(state):
-            moves = legal_moves(state)
+            moves = self._dialect.legal_moves(state)
+            value = game.utility(state, game.to_move(state))
             if not moves:
-                score = "mate 0" if game.utility(state, game.to_move(state)) < 0 else "cp 0"
-                self._say(f"info depth 0 score {score}")
+                self._say(f"info depth 0 score {self._score(-WIN if value < 0 else 0)}")
                 return None
-            self._say("info string the position is drawn by rule; playing a legal move")
+            verdict = "drawn" if value == 0 else ("lost" if value < 0 else "won")
+            self._say(f"{self.NOTE} the position is {verdict} by rule; playing a legal move")
             return moves[0]
         engine = self._engine_for()
         plan = search.plan
@@ -573,7 +752,7 @@ class UciEngine:
             return int(self.last.best_move)
         return int(engine.root_moves(state)[0])  # stopped before depth 1 completed
 
-    def _worth_deepening(self, search: _Search, took: tuple[float, float]) -> bool:
+    def _worth_deepening(self, search: RunningSearch, took: tuple[float, float]) -> bool:
         """Whether another iteration should start: not past the soft budget, and on a
         clock, once two iterations have been timed, not when it would most likely be
         cut off by the hard one (the next iteration takes about as many times longer
@@ -591,7 +770,11 @@ class UciEngine:
         growth = min(max(last / before, low), high)
         return now + last * growth < search.deadline
 
-    def _infos(self, engine: Engine, state: State, report: Report, count: int) -> list[str]:
+    def _score(self, score: int) -> str:
+        """An engine score as the protocol writes it (:func:`format_score`)."""
+        return format_score(score)
+
+    def _infos(self, engine: Engine, state: Any, report: Report, count: int) -> list[str]:
         """The ``info`` lines of one iteration: the best ``count`` moves, best first."""
         head = f"info depth {report.depth} seldepth {max(report.seldepth, report.depth)} multipv"
         tail = (
@@ -606,13 +789,11 @@ class UciEngine:
             if move != report.best_move:
                 lines.append((score, (move, *self._table_line(engine, state, move, report))))
         return [
-            f"{head} {rank} score {format_score(score)} {tail} {self._moves(state, pv)}"
+            f"{head} {rank} score {self._score(score)} {tail} {self._moves(state, pv)}"
             for rank, (score, pv) in enumerate(lines, 1)
         ]
 
-    def _table_line(
-        self, engine: Engine, state: State, move: int, report: Report
-    ) -> tuple[int, ...]:
+    def _table_line(self, engine: Engine, state: Any, move: Any, report: Report) -> tuple[Any, ...]:
         """The table's best moves after ``move``, at most the iteration's depth in all:
         legal moves only, ending at a finished game, a missing entry or a repetition."""
         game = self._game
@@ -630,12 +811,12 @@ class UciEngine:
             state = game.result(state, entry.move)
         return tuple(line)
 
-    def _moves(self, state: State, moves: Sequence[int]) -> str:
-        """``moves`` from ``state`` in UCI notation, separated by spaces."""
+    def _moves(self, state: Any, moves: Sequence[Any]) -> str:
+        """``moves`` from ``state`` as the GUI writes them, separated by spaces."""
         game = self._game
         words = []
         for move in moves:
-            words.append(game.format_uci(state, move))
+            words.append(self._dialect.format_move(state, move))
             state = game.result(state, move)
         return " ".join(words)
 
@@ -692,12 +873,15 @@ class UciScore:
 @dataclass(frozen=True, slots=True)
 class _Adapter:
     """What the client needs of a game, resolved once per game: positions as FEN, moves
-    written and read as UCI text, and whether castling is written as Chess960's."""
+    written and read as UCI text with ranks counted from a base (the last argument: 0
+    or 1, which only a game with ``parse_uci`` reads), whether castling is written as
+    Chess960's, and the game's ``UCI_Variant`` (``None`` for chess, which needs none)."""
 
     format_state: Callable[[Any], str]
-    format_uci: Callable[[Any, Any], str]
-    parse_move: Callable[[Any, str], Any]
+    format_uci: Callable[[Any, Any, int], str]
+    parse_move: Callable[[Any, str, int], Any]
     chess960: bool
+    variant: str | None
 
 
 def _adapter(game: Any) -> _Adapter:
@@ -712,7 +896,18 @@ def _adapter(game: Any) -> _Adapter:
             f"format_uci, parse_move), which {game.info.name} is not"
         )
     format_state, format_uci, parse_move = methods
-    return _Adapter(format_state, format_uci, parse_move, bool(getattr(game, "chess960", False)))
+    parse_uci = getattr(game, "parse_uci", None)
+    if callable(parse_uci):
+        # engines number this game's ranks from 0 or from 1 (xiangqi's Pikafish and
+        # Fairy-Stockfish): its format_uci and parse_uci take the base
+        return _Adapter(format_state, format_uci, parse_uci, False, game.info.name)
+    return _Adapter(
+        format_state,
+        lambda state, move, _base: format_uci(state, move),
+        lambda state, text, _base: parse_move(state, text),
+        bool(getattr(game, "chess960", False)),
+        None,
+    )
 
 
 def _integer(words: Sequence[str], at: int) -> int | None:
@@ -752,8 +947,9 @@ def _read_score(words: Sequence[str]) -> UciScore | None:
 
 
 class UciAgent:
-    """A UCI engine as an agent: an external program (Stockfish, or ``zerosum uci``)
-    plays chess for us, spoken to as a GUI speaks to it.
+    """A UCI engine as an agent: an external program (Stockfish, Fairy-Stockfish,
+    Pikafish, or ``zerosum uci``) plays chess or xiangqi for us, spoken to as a GUI
+    speaks to it.
 
     ``command`` is the program and its arguments (a string is split as a POSIX shell
     would); ``cwd`` its working directory; ``options`` the engine options to set, as
@@ -761,7 +957,8 @@ class UciAgent:
     movetime``), ``depth`` and ``nodes`` further limits of each search, at least one of
     the three given; ``wait`` the seconds past the move's time (the clock's time left,
     else ``time``, else none) that the agent waits for ``bestmove``, and for any other
-    answer, before it gives the engine up.
+    answer, before it gives the engine up; ``coordinates`` how xiangqi's moves are
+    written (see below).
 
     The engine starts when the agent is made: the ``uci`` handshake (``id name`` is kept
     in :attr:`engine_name`, the options offered in :attr:`offered`), a ``setoption`` for
@@ -776,6 +973,14 @@ class UciAgent:
       engine sees repetitions;
     * ``UCI_Chess960`` is set to whether the game is Chess960, when the engine offers it
       (a Chess960 game on an engine without it raises :class:`UciOptionError`);
+    * xiangqi: ``UCI_Variant`` is set to ``xiangqi`` when the engine offers it
+      (Fairy-Stockfish; an engine that does not, Pikafish, plays xiangqi alone) and
+      ``options`` do not set it. Its moves are coordinates whose ranks count 0-9
+      (``coordinates="iccs"``: ``h2e2``, as Pikafish writes them) or 1-10
+      (``"fairy-stockfish"``: ``h3e3``). By default (``None``) the agent follows the
+      engine's option ``Coordinates`` when it offers one (``zerosum uci --game
+      xiangqi``: the agent sets it to ``iccs`` unless ``options`` set it), else counts
+      from 1 when the engine offers ``UCI_Variant`` and from 0 otherwise;
     * ``go`` has ``wtime btime winc binc [movestogo]`` when the game is on a clock
       (:meth:`set_clock`), ``movetime`` from ``time`` otherwise, and ``depth`` and
       ``nodes`` when given;
@@ -783,7 +988,8 @@ class UciAgent:
       :attr:`last_score`.
 
     The game's adapter, resolved once per game, is its ``format_state`` (FEN),
-    ``format_uci`` and ``parse_move``: chess now, any game written the same way later. A
+    ``format_uci`` and ``parse_move``, or ``parse_uci`` for a game whose ranks the
+    engines count from 0 or 1 (xiangqi): any game written the same way. A
     ``bestmove`` that is no UCI move raises
     :class:`~zerosum.protocols.engines.EngineProtocolError`, an illegal one (or
     ``(none)``) :class:`~zerosum.protocols.engines.EngineIllegalMoveError`, no answer in
@@ -804,9 +1010,16 @@ class UciAgent:
         cwd: str | None = None,
         env: Mapping[str, str] | None = None,
         name: str = "uci",
+        coordinates: str | None = None,
     ) -> None:
         if time is None and depth is None and nodes is None:
             raise ZerosumError("a UCI agent needs a time, depth or nodes limit per move")
+        if coordinates not in (None, *XIANGQI_COORDINATES):
+            raise ZerosumError(
+                f"coordinates must be {' or '.join(XIANGQI_COORDINATES)}, "
+                f"not {quoted(str(coordinates))}"
+            )
+        self.coordinates = coordinates
         self.name = name
         self.time = time
         self.depth = depth
@@ -824,6 +1037,8 @@ class UciAgent:
         self._adapted: tuple[Any, _Adapter] | None = None  # the game (kept alive) and adapter
         self._clock: ClockReading | None = None
         self._chess960: bool | None = None  # the engine's UCI_Chess960, None: not sent yet
+        self._variant: str | None = None  # the variant the options below were settled for
+        self._base = 0  # the first rank's number in the engine's moves (xiangqi: 0 or 1)
         # the engine's game: its start ("startpos" or "fen FEN"), the moves since, and
         # the position after them (None: no game yet)
         self._start = ""
@@ -876,6 +1091,7 @@ class UciAgent:
         self.engine.start()
         self._after = None
         self._chess960 = None
+        self._variant = None
         self.offered = {}
         self.engine.send("uci")
         self.engine.expect(self._handshake_line, START_TIMEOUT, "uciok")
@@ -917,6 +1133,8 @@ class UciAgent:
                 self._set_option("UCI_Chess960", "true" if adapter.chess960 else "false")
                 self._ready()
             self._chess960 = adapter.chess960
+        if adapter.variant is not None and self._variant != adapter.variant:
+            self._settle_variant(adapter.variant)
         self._follow(game, adapter, state)
         position = self._start + (f" moves {' '.join(self._moves)}" if self._moves else "")
         self.engine.send(f"position {position}")
@@ -924,9 +1142,34 @@ class UciAgent:
         self.last_score = None
         answer = self.engine.expect(self._search_line, self._deadline(clock), "bestmove")
         move = self._read_move(adapter, state, answer)
-        self._moves.append(adapter.format_uci(state, move))
+        self._moves.append(adapter.format_uci(state, move, self._base))
         self._after = game.result(state, move)
         return move
+
+    def _settle_variant(self, variant: str) -> None:
+        """Set ``UCI_Variant`` and ``Coordinates`` for ``variant`` where the engine offers
+        them (and ``options`` leave them), and the rank base its moves are read with."""
+        given = {name.lower(): value for name, value in self.options}
+        settings = []
+        if "uci_variant" in self.offered and "uci_variant" not in given:
+            settings.append(("UCI_Variant", variant))
+        chosen = self.coordinates or given.get("coordinates", "").lower() or None
+        if chosen is None:
+            # Fairy-Stockfish counts from 1, engines that play xiangqi alone from 0
+            offers_variant = "uci_variant" in self.offered
+            chosen = (
+                "fairy-stockfish"
+                if offers_variant and "coordinates" not in self.offered
+                else "iccs"
+            )
+        if "coordinates" in self.offered and "coordinates" not in given:
+            settings.append(("Coordinates", chosen))
+        for name, value in settings:
+            self._set_option(name, value)
+        if settings:
+            self._ready()
+        self._base = 1 if chosen == "fairy-stockfish" else 0
+        self._variant = variant
 
     def _follow(self, game: Any, adapter: _Adapter, state: Any) -> None:
         """Bring the agent's record of the engine's game to ``state``: one more move
@@ -935,7 +1178,7 @@ class UciAgent:
         if after is not None and after != state:
             for move in game.actions(after):
                 if game.result(after, move) == state:
-                    self._moves.append(adapter.format_uci(after, move))
+                    self._moves.append(adapter.format_uci(after, move, self._base))
                     self._after = state
                     return
         elif after is not None:
@@ -994,6 +1237,6 @@ class UciAgent:
                 EngineProtocolError, f"answered bestmove {quoted(text)}, not a UCI move"
             )
         try:
-            return adapter.parse_move(state, text)
+            return adapter.parse_move(state, text, self._base)
         except ZerosumError as error:
             raise self.engine.error(EngineIllegalMoveError, f"played {text}: {error}") from None

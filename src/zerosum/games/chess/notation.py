@@ -21,9 +21,10 @@ protocol's ``UCI_Chess960`` option has it. Both forms are read in both variants.
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from zerosum.game import IllegalMoveError, InvalidMoveError, InvalidStateError, quoted
-from zerosum.games.bitboards import bit_indices
+from zerosum.games.bitboards import bit_indices, fen_placement
 from zerosum.games.chess.rules import (
     BLACK,
     KING,
@@ -101,7 +102,7 @@ def parse_fen(text: str, chess960: bool = False) -> State:
                 file += int(char)
             elif char.lower() in _LETTERS:
                 if file > 7:
-                    break
+                    raise bad(f"rank {rank + 1} ({rank_text!r}) holds more than 8 squares")
                 board[rank * 8 + file] = (
                     WHITE if char.isupper() else BLACK,
                     _LETTERS.index(char.lower()),
@@ -179,22 +180,7 @@ def format_fen(state: State, chess960: bool = False) -> str:
     """Write ``state`` as FEN (X-FEN castling: a file letter only where ``KQkq`` would
     name another rook). ``chess960`` is accepted for symmetry with :func:`parse_fen`."""
     del chess960  # X-FEN writes standard rights as KQkq in both variants
-    rows = []
-    for rank in range(7, -1, -1):
-        row = ""
-        empty = 0
-        for file in range(8):
-            found = piece_at(state, rank * 8 + file)
-            if found is None:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            colour, piece = found
-            letter = _LETTERS[piece]
-            row += letter.upper() if colour == WHITE else letter
-        rows.append(row + (str(empty) if empty else ""))
+    placement = fen_placement(8, 8, partial(_fen_letter, state))
     rights = ""
     for colour in (WHITE, BLACK):
         home = 0 if colour == WHITE else 56
@@ -210,7 +196,16 @@ def format_fen(state: State, chess960: bool = False) -> str:
             rights += char if colour == WHITE else char.lower()
     ep = square_name(state[10]) if state[10] else "-"
     side = "wb"[state[8]]
-    return f"{'/'.join(rows)} {side} {rights or '-'} {ep} {state[11]} {state[12]}"
+    return f"{placement} {side} {rights or '-'} {ep} {state[11]} {state[12]}"
+
+
+def _fen_letter(state: State, sq: int) -> str | None:
+    """The FEN letter of the piece on ``sq``: upper case for white."""
+    found = piece_at(state, sq)
+    if found is None:
+        return None
+    letter = _LETTERS[found[1]]
+    return letter.upper() if found[0] == WHITE else letter
 
 
 # --------------------------------------------------------------------------- moves

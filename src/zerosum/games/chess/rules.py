@@ -53,6 +53,7 @@ from collections.abc import Callable, Iterable
 
 from zerosum.game import GameInfo, Player
 from zerosum.games.bitboards import bit_indices
+from zerosum.games.judged import JudgedRules
 
 __all__ = [
     "BISHOP",
@@ -764,22 +765,15 @@ def perft(state: State, depth: int) -> int:
 # --------------------------------------------------------------------------- the game
 
 
-class ChessRules:
+class ChessRules(JudgedRules[State]):
     """Chess as a :class:`zerosum.game.Game`: the rules and the search hooks.
 
     Player 0 is white. States are :data:`State` tuples, moves ints (see the module
-    notes). :class:`zerosum.games.chess.Chess` adds the checked layer (FEN, UCI, SAN).
-
-    The legal moves of the last state asked about are kept (one entry, matched by
-    identity): a search asks ``is_terminal`` and then ``actions`` of the same state, and
-    both need the move list."""
-
-    info: GameInfo
-    draws: bool
-    _last: tuple[State | None, list[int]]
+    notes). :class:`zerosum.games.chess.Chess` adds the checked layer (FEN, UCI, SAN);
+    the end of the game is :func:`verdict`'s (:class:`~zerosum.games.judged.JudgedRules`)."""
 
     def __init__(self, draws: bool = True) -> None:
-        self.info = GameInfo(
+        info = GameInfo(
             name="chess",
             title="Chess",
             players=("white", "black"),
@@ -792,15 +786,15 @@ class ChessRules:
             ),
             score_unit="centipawns",
         )
-        self.draws = bool(draws)
-        self._last = (None, [])
+        super().__init__(info, draws)
 
-    def _moves(self, state: State) -> list[int]:
-        last_state, moves = self._last
-        if last_state is not state:
-            moves = legal_moves(state)
-            self._last = (state, moves)  # one assignment: a reader never sees a mix
-        return moves
+    def legal(self, state: State) -> list[int]:
+        """Return every legal move (:func:`legal_moves`)."""
+        return legal_moves(state)
+
+    def judge(self, state: State, moves: list[int]) -> int | None:
+        """Return :func:`verdict` under the game's ``draws``."""
+        return verdict(state, moves, self.draws)
 
     def initial_state(self) -> State:
         """Return the standard start position."""
@@ -810,25 +804,9 @@ class ChessRules:
         """Return 0 when white is to move, 1 when black is."""
         return state[8]
 
-    def actions(self, state: State) -> list[int]:
-        """Return the legal moves (a new list), none once the game is over."""
-        moves = self._moves(state)
-        if verdict(state, moves, self.draws) is not None:
-            return []
-        return list(moves)
-
     def result(self, state: State, action: int) -> State:
         """Return the position after ``action`` (unchecked)."""
         return result(state, action)
-
-    def is_terminal(self, state: State) -> bool:
-        """Tell whether the game is over: mate, stalemate, or one of the three draws."""
-        return verdict(state, self._moves(state), self.draws) is not None
-
-    def utility(self, state: State, player: Player) -> int:
-        """Return +1 if ``player`` has mated, -1 if mated, 0 for a draw."""
-        value = verdict(state, self._moves(state), self.draws) or 0
-        return value if player == WHITE else -value
 
     def key(self, state: State) -> int:
         """Return the Zobrist key: pieces, side to move, castling and en passant rights."""
@@ -836,13 +814,14 @@ class ChessRules:
 
     def noisy_actions(self, state: State) -> list[int]:
         """Return the legal captures (en passant included) and promotions."""
-        if verdict(state, self._moves(state), self.draws) is not None:
+        moves = self.moves(state)
+        if verdict(state, moves, self.draws) is not None:
             return []
         them = state[0] if state[8] else state[1]
         ep, pawns = state[10], state[2]
         return [
             move
-            for move in self._moves(state)
+            for move in moves
             if move >> 12
             or them >> (move >> 6) & 1
             or (move >> 6 == ep and pawns >> (move & 63) & 1)
