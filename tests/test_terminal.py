@@ -87,9 +87,14 @@ def test_every_game_plays_against_the_engine(name: str) -> None:
     script = Script([first])
     engine = SearchAgent(QUICK, name="engine")
     session = Session(game, [None, engine], read=script.read, write=script.write)
-    session.run()  # the input ends after one move, or the engine's reply ends the game
-    assert session.history[1] == game.result(start, game.parse_move(start, first))
-    assert len(session.history) == 3
+    session.run()  # the input ends after one move, or the engine's replies end the game
+    history = session.history
+    assert history[1] == game.result(start, game.parse_move(start, first))
+    # the engine moves while it is its turn: once, or more where a side may move twice
+    # running (a trick's winner leads again); then the person is to move, or it is over
+    assert len(history) >= 3
+    assert all(game.to_move(state) == 1 for state in history[1:-1])
+    assert game.is_terminal(history[-1]) or game.to_move(history[-1]) == 0
     assert f"{game.info.players[1]} (engine) plays " in script.text
 
 

@@ -1,11 +1,13 @@
 """``zerosum solve``: the exact value of a position, every best move and the work done.
 
 It works for every game: the engine's exact solver (:func:`zerosum.search.solve.solve`)
-proves the value. Two optional game hooks change only how the answer is shown or found:
+proves the value. Three optional game hooks change only how the answer is shown or found:
 ``published_score(state, engine_score)`` gives the score in the game's published
-convention as well (connect four's 22-minus-stones scale), and a game that solves itself
+convention as well (connect four's 22-minus-stones scale), a game that solves itself
 by dynamic programming (``solve()``, the stone games) is solved that way from its start,
-in polynomial time.
+in polynomial time, and ``compiled_engine()`` gives an engine whose searches run in a
+compiled kernel (connect four with the ``fast`` extra; ``ZEROSUM_KERNELS=0`` keeps the
+pure path), to the same answers.
 
 ``--mate N`` answers a mate-in-N puzzle instead of solving the whole game: whether the
 side to move forces a win within ``N`` of its own moves (``2N - 1`` plies), and if so
@@ -99,6 +101,8 @@ def register(commands: Any) -> None:
         metavar="N",
         help="only decide whether the side to move wins (mates) within N of its moves",
     )
+    parser.add_argument("--trump", help="bridge: the trump strain (S, H, D, C or N)")
+    parser.add_argument("--leader", help="bridge: the opening leader (N, E, S, W; 0 or 1)")
     parser.set_defaults(run=run)
 
 
@@ -143,9 +147,22 @@ def describe(game: Any, score: int, weak: bool) -> str:
     return f"{score:+d} points"
 
 
+def _game(args: argparse.Namespace) -> Any:
+    """The game to solve: ``--trump`` and ``--leader`` are bridge's options, and
+    ``bridge`` given a four-hand PBN deal (``N:...``) is double-dummy bridge."""
+    spec = args.game
+    if spec == "bridge" and args.setup is not None and ":" in args.setup:
+        spec = "bridge-dd"
+    given = (("trump", args.trump), ("leader", args.leader))
+    extra = [f"{name}={value}" for name, value in given if value is not None]
+    if extra:
+        spec += ("," if ":" in spec else ":") + ",".join(extra)
+    return make_game(spec, args.setup)
+
+
 def run(args: argparse.Namespace) -> None:
     """Solve and print the value, the best moves, the line and the counts."""
-    game = make_game(args.game, args.setup)
+    game = _game(args)
     own_solver = getattr(game, "solve", None)
     if callable(own_solver) and not (args.position or args.moves or args.weak or args.all):
         _print_dynamic_programme(game, own_solver())
@@ -159,10 +176,15 @@ def run(args: argparse.Namespace) -> None:
     if args.mate is not None:
         _solve_mate(game, state, where, args)
         return
+    from zerosum.games.bridge import DoubleDummy, TwoPlayerBridge
+
+    limited = args.time is not None or args.nodes is not None
+    if isinstance(game, DoubleDummy | TwoPlayerBridge) and not (limited or args.weak):
+        _solve_bridge(game, state, where)
+        return
     from zerosum.search.engine import Limits
     from zerosum.search.solve import estimate_tree, solve
 
-    limited = args.time is not None or args.nodes is not None
     size = estimate_tree(game, state).log10_minimal
     if size > FAR_BEYOND:
         beyond = (
@@ -180,11 +202,19 @@ def run(args: argparse.Namespace) -> None:
             return f"{published(state, score):+d} ({text})"
         return text
 
+    compiled = getattr(game, "compiled_engine", None)
+    engine = compiled() if callable(compiled) else None
     stop = threading.Event()
     limits = Limits(time=args.time, nodes=args.nodes, stop=stop)
     with _ctrl_c_sets(stop), _progress_line(shown) as progress:
         solution = solve(
-            game, state, weak=args.weak, root_scores=args.all, limits=limits, progress=progress
+            game,
+            state,
+            weak=args.weak,
+            root_scores=args.all,
+            engine=engine,
+            limits=limits,
+            progress=progress,
         )
     mover = game.info.players[game.to_move(state)]
     print(f"{game.info.title}: {where}, {mover} to move")
@@ -212,6 +242,36 @@ def run(args: argparse.Namespace) -> None:
         print(table(rows, ("move", label)))
     if not solution.finished:
         print(_not_finished(solution, args))
+
+
+def _solve_bridge(game: Any, state: Any, where: str) -> None:
+    """Solve bridge card play with the double-dummy solver: the tricks of the side to
+    move and every card's value, equivalent cards together."""
+    from zerosum.games.bridge.notation import card_name
+    from zerosum.games.bridge.solver import DoubleDummySolver
+
+    started = time.perf_counter()
+    solver = DoubleDummySolver(state[5])
+    values = solver.card_values(state)
+    elapsed = time.perf_counter() - started
+    side = game.info.players[game.to_move(state)]
+    other = game.info.players[1 - game.to_move(state)]
+    left = state[0][state[1]].bit_count()
+    best = values[0].tricks
+    print(f"{game.info.title}: {where}")
+    print(f"tricks: {side} {best}, {other} {left - best} (of the {left} left, with best play)")
+    print(f"best cards: {' '.join(card_name(v.card) for v in values if v.tricks == best)}")
+    rows = [
+        (card_name(v.card), " ".join(card_name(c) for c in _cards(v.equals)) or "-", v.tricks)
+        for v in values
+    ]
+    print(table(rows, ("card", "same as", f"tricks for {side}")))
+    print(f"nodes: {solver.nodes:,}  time: {elapsed:.3f} s")
+
+
+def _cards(held: int) -> list[int]:
+    """The cards of a set, highest first."""
+    return [card for card in range(51, -1, -1) if held >> card & 1]
 
 
 def _solve_mate(game: Any, state: Any, where: str, args: argparse.Namespace) -> None:

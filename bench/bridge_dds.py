@@ -1,0 +1,162 @@
+"""The double-dummy solver against DDS (through endplay) in the same run.
+
+On the deals of ``../shared/data/bridge/dds_list100.txt``, each cut to an ending by
+replaying the first cards of its real play (``--cards`` a hand left, 8 by default):
+
+* **single solve**: the tricks of the side on lead (ours :meth:`DoubleDummySolver.tricks`,
+  DDS's ``SolveBoard`` asked for one optimal card), time each and the ratio;
+* **table**: the 20 results of the double-dummy table (ours :func:`dd_table`, DDS's
+  ``CalcDDtable``), time each and the ratio; the results are checked equal;
+* **parts**: the single solves again with each of the solver's additions switched off
+  (:class:`SolverParts`), nodes and time, to show what each is worth;
+* ``--full S``: the opening lead of the whole deal (13 cards a hand), each probe given
+  at most ``S`` seconds, against DDS and the published value.
+
+Goals of issue 20: a full 52-card table under 60 s in pure Python, single solves within
+30x of DDS. Keep runs short on the shared machine: a handful of deals (``--deals``).
+
+Run: ``.venv/bin/python bench/bridge_dds.py [--deals 4] [--cards 8] [--parts] [--full S]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from endplay.dds import calc_dd_table, solve_board
+from endplay.dds.solve import SolveMode
+from endplay.types import Deal, Denom, Player
+
+from zerosum.games.bridge.ddsfile import DdsDeal, load_dds_file
+from zerosum.games.bridge.notation import format_deal
+from zerosum.games.bridge.rules import State, make, result
+from zerosum.games.bridge.solver import DoubleDummySolver, SolverParts, dd_table
+from zerosum.search.engine import Limits, SearchStopped
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "bridge" / "dds_list100.txt"
+
+
+def ending(deal: DdsDeal, cards: int) -> State | None:
+    """The deal after its real play, cut at the first trick start with ``cards`` cards a
+    hand left, or ``None`` if the play stops before."""
+    played = 4 * (13 - cards)
+    if len(deal.play) < played:
+        return None
+    state = make(deal.hands, deal.leader, deal.trump)
+    for card in deal.play[:played]:
+        state = result(state, card)
+    return state
+
+
+def endplay_deal(state: State) -> Deal:
+    """A state at the start of a trick as an endplay deal."""
+    found = Deal(format_deal(state[0]))
+    found.trump = Denom(state[5])
+    found.first = Player(state[1])
+    return found
+
+
+def timed(work: object) -> tuple[object, float]:
+    """``work()`` and the seconds it took."""
+    start = time.perf_counter()
+    value = work()  # type: ignore[operator]
+    return value, time.perf_counter() - start
+
+
+def single(states: list[State], parts: SolverParts | None = None) -> tuple[list[int], int, float]:
+    """Our single solves: the tricks of each, the nodes and the seconds in all."""
+    found, nodes, seconds = [], 0, 0.0
+    for state in states:
+        solver = DoubleDummySolver(state[5], parts=parts)
+        tricks, spent = timed(lambda s=state, sv=solver: sv.tricks(s))
+        found.append(tricks)  # type: ignore[arg-type]
+        nodes += solver.nodes
+        seconds += spent
+    return found, nodes, seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=4, help="deals of the file to use")
+    parser.add_argument("--cards", type=int, default=8, help="cards a hand in the endings")
+    parser.add_argument("--parts", action="store_true", help="measure each part switched off")
+    parser.add_argument("--full", type=float, metavar="S", help="full deals, S s a probe")
+    args = parser.parse_args()
+    deals = load_dds_file(DATA)
+    cut = [(deal, ending(deal, args.cards)) for deal in deals]
+    sample = [(deal, state) for deal, state in cut if state is not None][: args.deals]
+    states = [state for _, state in sample]
+    print(
+        f"{len(states)} endings of {args.cards} cards a hand (deals at lines "
+        f"{', '.join(str(deal.line) for deal, _ in sample)})"
+    )
+
+    # DDS sets up its tables on its first call: not part of any solve's time
+    solve_board(endplay_deal(states[0]), SolveMode.OptimalOne)
+    calc_dd_table(Deal(format_deal(states[0][0])))
+    ours, nodes, seconds = single(states)
+    theirs, dds_seconds = timed(
+        lambda: [solve_board(endplay_deal(s), SolveMode.OptimalOne) for s in states]
+    )
+    dds_tricks = [max(tricks for _, tricks in board) for board in theirs]  # type: ignore[attr-defined]
+    assert ours == dds_tricks, (ours, dds_tricks)
+    print(
+        f"single solve: ours {seconds / len(states):.3f} s ({nodes / len(states):,.0f} nodes, "
+        f"{nodes / seconds:,.0f} nodes/s), DDS {dds_seconds / len(states) * 1000:.2f} ms, "
+        f"ratio {seconds / dds_seconds:,.0f}x (goal 30x)"
+    )
+
+    table_seconds = dds_table_seconds = 0.0
+    for state in states:
+        table, spent = timed(lambda s=state: dd_table(s[0]))
+        table_seconds += spent
+        theirs_table, spent = timed(lambda s=state: calc_dd_table(Deal(format_deal(s[0]))))
+        dds_table_seconds += spent
+        missing = 13 - args.cards  # DDS counts the tricks already played as declarer's
+        expected = [
+            [theirs_table[Denom(strain), Player(seat)] - missing for seat in range(4)]  # type: ignore[index]
+            for strain in range(5)
+        ]
+        assert table == expected, (table, expected)
+    print(
+        f"table: ours {table_seconds / len(states):.2f} s, DDS "
+        f"{dds_table_seconds / len(states) * 1000:.1f} ms, ratio "
+        f"{table_seconds / dds_table_seconds:,.0f}x"
+    )
+
+    if args.parts:
+        print(
+            f"{'without':<12} {'nodes':>12} {'seconds':>9}  (all: {nodes:,} nodes, {seconds:.2f} s)"
+        )
+        for name in ("sequences", "ordering", "bounds", "equivalence", "last_trick"):
+            fewer = replace(SolverParts(), **{name: False})
+            found, part_nodes, part_seconds = single(states, fewer)
+            assert found == ours
+            print(
+                f"{name:<12} {part_nodes:>12,} {part_seconds:>9.2f}  "
+                f"({part_nodes / nodes:.2f}x nodes, {part_seconds / seconds:.2f}x time)"
+            )
+
+    if args.full is not None:
+        for deal, _ in sample:
+            state = make(deal.hands, deal.leader, deal.trump)
+            solver = DoubleDummySolver(deal.trump)
+            start = time.perf_counter()
+            try:
+                tricks = solver.tricks(state, limits=Limits(time=args.full))
+                shown = f"{tricks} tricks (published {13 - deal.trace[0]})"
+            except SearchStopped:
+                shown = f"stopped by the limit of {args.full:g} s a probe"
+            spent = time.perf_counter() - start
+            board = endplay_deal(state)
+            _, dds_spent = timed(lambda b=board: solve_board(b, SolveMode.OptimalOne))
+            print(
+                f"full deal at line {deal.line}: {shown}, {solver.nodes:,} nodes, "
+                f"{spent:.1f} s; DDS {dds_spent * 1000:.1f} ms"
+            )
+
+
+if __name__ == "__main__":
+    main()
