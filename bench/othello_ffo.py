@@ -26,6 +26,7 @@ import sys
 import time
 from pathlib import Path
 
+from zerosum.games import othello
 from zerosum.games.othello import Othello
 from zerosum.search.engine import Engine, Limits
 from zerosum.search.solve import solve
@@ -56,7 +57,21 @@ def main() -> None:
     parser.add_argument("--last", type=int, help="last position number to solve")
     parser.add_argument("--cap", type=float, default=GOAL_SECONDS, help="seconds per position")
     parser.add_argument("--score-only", action="store_true", help="one best move, not all")
+    parser.add_argument(
+        "--handover",
+        type=int,
+        default=othello.EXACT_EMPTIES,
+        help="empties from which the game's endgame solver takes over from the engine",
+    )
+    parser.add_argument(
+        "--budget",
+        type=int,
+        default=othello.WINDOW_BUDGET,
+        help="nodes the endgame solver may spend on one call of the engine's hook",
+    )
     args = parser.parse_args()
+    othello.EXACT_EMPTIES = args.handover
+    othello.WINDOW_BUDGET = args.budget
     name, first_number = SETS[args.set]
     cases = [
         case
@@ -66,10 +81,11 @@ def main() -> None:
     ]
     print(
         f"FFO {args.set} ({name}), cap {args.cap:g} s, best moves: "
-        f"{'one' if args.score_only else 'every'}"
+        f"{'one' if args.score_only else 'every'}, endgame solver from {args.handover} empties, "
+        f"{args.budget} nodes a call"
     )
     print(
-        f"{'#':>3} {'empt':>4} {'want':>5} {'found':>9} {'ok':>6} {'nodes':>11} "
+        f"{'#':>3} {'empt':>4} {'want':>5} {'found':>9} {'ok':>6} {'engine':>9} {'nodes':>11} "
         f"{'cpu s':>8} {'nodes/s':>8}  moves"
     )
     total_nodes = 0
@@ -89,6 +105,7 @@ def main() -> None:
             limits=Limits(time=args.cap),
         )
         spent = time.process_time() - start
+        nodes = solution.nodes + game.endgame.nodes()
         found = {game.format_move(state, move) for move in solution.best_moves}
         if solution.finished:
             ok = solution.score == best and (
@@ -100,13 +117,14 @@ def main() -> None:
             shown = f"{solution.bounds[0]:+d}..{solution.bounds[1]:+d}"
         right += ok
         within_goal += ok and spent < GOAL_SECONDS
-        total_nodes += solution.nodes
+        total_nodes += nodes
         total_time += spent
         verdict = "ok" if ok else ("capped" if not solution.finished else "WRONG")
-        rate = int(solution.nodes / spent) if spent > 0 else 0
+        rate = int(nodes / spent) if spent > 0 else 0
         print(
             f"{number:>3} {empties:>4} {best:>+5d} {shown:>9} {verdict:>6} "
-            f"{solution.nodes:>11,} {spent:>8.2f} {rate:>8,}  {' '.join(sorted(found))}",
+            f"{solution.nodes:>9,} {nodes:>11,} {spent:>8.2f} {rate:>8,}  "
+            f"{' '.join(sorted(found))}",
             flush=True,
         )
     print(

@@ -1,7 +1,7 @@
 """zerosum's othello engine against Debian's GRhino (``gtp-rhino``, GTP), level by level.
 
     .venv/bin/python bench/othello_strength.py [--levels 1,2,3,4,5] [--games N] [--time S]
-                                                [--seed S] [--workers N]
+                                                [--nodes N] [--seed S] [--workers N]
 
 Each level is a match through the arena's GTP agent: ``engine:time=S`` against
 ``gtp:/usr/games/gtp-rhino --level L``, balanced random openings of four plies played
@@ -9,7 +9,9 @@ with colours swapped, one game at a time by default, so the side not moving is i
 (the machine has two cores). GRhino searches to its level's fixed depths, whatever the
 time, so "equal time" is read off the records: the table shows each side's mean time a
 move beside the score and Elo with its interval; give ``--time`` the time GRhino takes
-to make it equal. Install GRhino with ``apt-get install grhino``.
+to make it equal. ``--nodes N`` gives zerosum a node count a move instead of a time:
+GRhino's fixed depths and a node count make a match whose result does not depend on
+the load of the machine. Install GRhino with ``apt-get install grhino``.
 """
 
 from __future__ import annotations
@@ -54,17 +56,19 @@ def main() -> None:
     parser.add_argument("--levels", default="1,2,3,4,5")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--time", type=float, default=1.0, help="zerosum's seconds a move")
+    parser.add_argument("--nodes", type=int, help="zerosum's nodes a move, instead of a time")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
     if not Path(GRHINO).exists():
         sys.exit("gtp-rhino is not installed: apt-get install grhino")
+    limit = f"nodes={args.nodes}" if args.nodes is not None else f"time={args.time}"
     for level in args.levels.split(","):
         with tempfile.TemporaryDirectory() as folder:
             records = Path(folder) / "games.jsonl"
             command = [
                 *(sys.executable, "-m", "zerosum.cli", "match", "othello"),
-                f"engine:time={args.time},name=zerosum",
+                f"engine:{limit},name=zerosum",
                 # GRhino searches to fixed depths whatever the time, and a loaded machine
                 # slows it: the wait only gives up a hung engine
                 f"gtp:{GRHINO} --level {level},name=grhino-{level},wait=600",

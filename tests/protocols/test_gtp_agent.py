@@ -381,7 +381,7 @@ def test_zerosum_engine_plays_othello_as_the_engine_does_in_process_passes_too()
     # the engine behind GTP is the engine: at a fixed depth it must play the very moves
     # the in-process one plays, through a game in which one side passes
     game = registry.make("othello")
-    opening = ("e6", "d6", "c3", "f4")  # from here the depth-1 game has a pass
+    opening = ("c4", "c5", "f6", "c3")  # from here the depth-1 game has passes
     depth_one = [SearchAgent(Limits(depth=1)), SearchAgent(Limits(depth=1))]
     expected = play_game(game, depth_one, opening).moves
     assert "pass" in expected

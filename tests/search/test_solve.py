@@ -365,8 +365,8 @@ def test_the_tree_estimate_is_knuths() -> None:
 
 
 def test_root_scores_bound_each_move_by_its_own_range_not_the_roots() -> None:
-    # othello's score_bounds is exact at six empties: the root's narrow range is no bound
-    # on a worse move's child, whose value is seen from the other side
+    # othello's hooks (its endgame solver) answer near the end, where the root's narrow
+    # range is no bound on a worse move's child, whose value is seen from the other side
     game = Othello()
     state = game.parse_state("XXXXXOOOXXXXOXOXXOXXOOX-XXOXXOOXXOOXOXX-XXOXXXXOXXXOOOO-XXXXOX-- O")
     hooked = solve(game, state, root_scores=True)

@@ -101,6 +101,18 @@ Capabilities are looked up once, when the engine is made, never per node:
     the two hooks above in one call, for a game that finds both from the same work (the
     threats that make a move unsafe also bound the score); the engine then calls it in
     their place at every node.
+``window_value(s, alpha, beta) -> score | None``
+    the game's own search of ``s`` to the end, fail-soft within the window ``(alpha,
+    beta)`` (exact inside it, a bound on the same side outside), or ``None`` to leave
+    ``s`` to the engine: a dedicated solver for small endgames (othello's last
+    empties), asked at every node right after the end-of-game test, its answer
+    returned as the node's value (no table entry, the principal variation ending
+    there). Scores and window are measured as if ``s`` were the root, as for
+    ``score_bounds``. Given the window rather than asked for the exact value, it cuts
+    as the engine would. It should answer only where it is much cheaper than the
+    engine's nodes, and give up (``None``) after a few milliseconds: the engine cannot
+    poll its limits inside it, only after each call (a search with a time limit or a
+    stop signal reads the clock then).
 ``forced_win(s, deep, expired) -> line | None``
     the game's threat search (gomoku's victory by continuous fours, say): a forced win
     for the side to move as the moves of both sides, the last one winning, or ``None``.
@@ -117,9 +129,9 @@ Capabilities are looked up once, when the engine is made, never per node:
     distance, so these scores are not guaranteed to be the fastest win
     (:attr:`EngineOptions.threats` switches it off).
 
-``winning_action``, ``non_losing_actions`` and ``score_bounds`` are the solving hooks
-(:attr:`EngineOptions.solver_hooks`); a game that offers them should make them cheap,
-since they run at every interior node.
+``winning_action``, ``non_losing_actions``, ``score_bounds`` and ``window_value`` are the
+solving hooks (:attr:`EngineOptions.solver_hooks`); a game that offers them should make
+them cheap, since they run at every interior node.
 """
 
 from __future__ import annotations
@@ -414,6 +426,7 @@ class _Searcher:
         gen = caps.ordered if caps.ordered is not None else game.actions
         winning = caps.winning
         bounds = caps.bounds
+        windowed = caps.windowed
         safe = caps.safe
         noisy = caps.noisy
         forced = caps.forced
@@ -659,6 +672,12 @@ class _Searcher:
                 if win_loss:
                     return WIN - ply if value > 0 else (ply - WIN if value < 0 else 0)
                 return value
+            if windowed is not None:
+                found = windowed(state, _shift(alpha, ply), _shift(beta, ply))
+                if threat_poll is not None:
+                    poll()  # the hook's search costs far more than a node: read the clock
+                if found is not None:
+                    return _shift(found, -ply)
             pv_node = beta - alpha > 1
             no_win_now = ply >= filtered_from
             if winning is not None and not no_win_now:
@@ -905,6 +924,12 @@ class _Searcher:
             if is_terminal(state):
                 value: int = utility(state, to_move(state))
                 return WIN - ply if value > 0 else (ply - WIN if value < 0 else 0)
+            if windowed is not None:
+                found = windowed(state, _shift(alpha, ply), _shift(alpha + 1, ply))
+                if threat_poll is not None:
+                    poll()  # the hook's search costs far more than a node: read the clock
+                if found is not None:
+                    return _shift(found, -ply)
             if ply < filtered_from and winning(state) is not None:  # type: ignore[misc]
                 return WIN - ply - 1
             # mate-distance pruning with beta = alpha + 1: at this ply the hooks rule out
@@ -1082,6 +1107,7 @@ class _Capabilities:
     winning: Callable[[Any], Any] | None
     nonlosing: Callable[[Any], Sequence[Any]] | None
     bounds: Callable[[Any], tuple[int, int]] | None
+    windowed: Callable[[Any, int, int], int | None] | None
     safe: Callable[[Any], tuple[Sequence[Any], tuple[int, int]]] | None
     forced: Callable[[Any, bool, Callable[[], bool] | None], Sequence[Any] | None] | None
     checked: Callable[[Any], bool] | None
@@ -1094,6 +1120,16 @@ _NO_MOVES: frozenset[Any] = frozenset()
 
 _OPEN_BOUNDS = (-INFINITY, INFINITY)
 """The score bounds of a game without ``score_bounds``: none."""
+
+
+def _shift(score: int, plies: int) -> int:
+    """``score`` seen from ``plies`` plies further from the root (nearer when negative):
+    a win or a loss that far nearer, any other score as it is."""
+    if score >= WIN_THRESHOLD:
+        return score + plies
+    if score <= -WIN_THRESHOLD:
+        return score - plies
+    return score
 
 
 def _paired_hooks(
@@ -1179,6 +1215,7 @@ class Engine:
             winning=getattr(game, "winning_action", None) if threats else None,
             nonlosing=nonlosing,
             bounds=bounds,
+            windowed=getattr(game, "window_value", None) if hooks else None,
             safe=_paired_hooks(game, nonlosing, bounds),
             forced=_threat_search(game) if options.threats and game.info.alternating else None,
             checked=getattr(game, "in_check", None),

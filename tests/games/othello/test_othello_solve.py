@@ -1,10 +1,10 @@
-"""Exact othello endgames: the small solver against plain minimax, the engine's solver
-with othello's hooks against the FFO endgame suite (``../shared/data/othello``), and the
-hooks' promises.
+"""Exact othello endgames: the endgame solver against plain minimax and alpha-beta, the
+engine's solver with othello's hooks against the plain engine and the FFO endgame suite
+(``../shared/data/othello``), and the hooks' promises.
 
 Every FFO position #1-19 is solved, with #20 and #21: those that take half a second or
-less in the default run, the others (one to three seconds) marked slow; #22-39 are for
-``bench/othello_ffo.py``.
+less in the default run, the others (up to about three seconds) marked slow; #22-39 are
+for ``bench/othello_ffo.py``.
 """
 
 from __future__ import annotations
@@ -15,15 +15,19 @@ import pytest
 
 from conftest import shared_data
 from zerosum.game import WIN_THRESHOLD
+from zerosum.games import othello
 from zerosum.games.othello import EXACT_EMPTIES, START, Othello, State
 from zerosum.games.othello import rules as othello_rules
-from zerosum.games.othello.rules import solve_exact
+from zerosum.games.othello.evaluation import stable_discs
+from zerosum.games.othello.notation import colours
+from zerosum.games.othello.rules import FULL, SMALL_EMPTIES, Endgame, solve_exact
+from zerosum.search.engine import EngineOptions
 from zerosum.search.solve import solve
 
-FAST = (1, 2, 3, 4, 5, 6, 7, 9, 11, 17, 20)
+FAST = (1, 2, 3, 4, 5, 6, 7, 9, 11, 13, 17, 20)
 """FFO positions (#1-19 and #20-39) that solve in half a second or less each."""
-SLOW = (8, 10, 12, 13, 14, 15, 16, 18, 19, 21)
-"""Those that take one to three seconds; #22-39 are for ``bench/othello_ffo.py``."""
+SLOW = (8, 10, 12, 14, 15, 16, 18, 19, 21)
+"""Those that take up to about three seconds; #22-39 are for ``bench/othello_ffo.py``."""
 
 
 def _minimax(game: Othello, state: State) -> int:
@@ -31,6 +35,19 @@ def _minimax(game: Othello, state: State) -> int:
     if game.is_terminal(state):
         return game.utility(state, game.to_move(state))
     return max(-_minimax(game, othello_rules.result(state, m)) for m in game.actions(state))
+
+
+def _alphabeta(game: Othello, state: State, alpha: int = -65, beta: int = 65) -> int:
+    """The exact final score for the side to move by plain fail-hard alpha-beta over the
+    rules' moves in square order: no table, no ordering, nothing shared with the solver."""
+    if game.is_terminal(state):
+        return game.utility(state, game.to_move(state))
+    for move in game.actions(state):
+        score = -_alphabeta(game, othello_rules.result(state, move), -beta, -alpha)
+        if score >= beta:
+            return beta
+        alpha = max(alpha, score)
+    return alpha
 
 
 def _endgames(count: int, most_empties: int, seed: int, least_empties: int = 1) -> list[State]:
@@ -54,40 +71,93 @@ def _endgames(count: int, most_empties: int, seed: int, least_empties: int = 1) 
 
 def test_the_small_solver_agrees_with_minimax() -> None:
     game = Othello()
-    for state in _endgames(120, 6, seed=1):
+    for state in _endgames(120, SMALL_EMPTIES, seed=1):
         assert solve_exact(state[0], state[1]) == _minimax(game, state), game.format_state(state)
 
 
 def test_the_small_solver_bounds_outside_its_window() -> None:
     game = Othello()
-    for state in _endgames(60, 6, seed=2):
+    for state in _endgames(60, SMALL_EMPTIES, seed=2):
         exact = _minimax(game, state)
         assert solve_exact(state[0], state[1], exact, exact + 1) <= exact
         assert solve_exact(state[0], state[1], exact - 1, exact) >= exact
 
 
-def test_score_bounds_are_exact_in_the_last_empties_and_open_before() -> None:
+def test_the_endgame_solver_agrees_with_plain_alpha_beta_above_the_small_solver() -> None:
     game = Othello()
-    for state in _endgames(40, EXACT_EMPTIES + 2, seed=3):
-        low, high = game.score_bounds(state)
-        if 64 - (state[0] | state[1]).bit_count() <= EXACT_EMPTIES:
-            assert low == high == _minimax(game, state)
+    states = _endgames(15, SMALL_EMPTIES + 3, seed=8, least_empties=SMALL_EMPTIES + 1)
+    for state in states:
+        assert solve_exact(state[0], state[1]) == _alphabeta(game, state)
+
+
+def test_one_endgame_solver_keeps_its_windows_promises_from_search_to_search() -> None:
+    # the table carries bounds from one window to the next, as a solver's probes share
+    # it: every answer must still be exact inside its window and a bound outside
+    game = Othello()
+    rng = random.Random(9)
+    endgame = Endgame()
+    states = _endgames(12, SMALL_EMPTIES + 4, seed=10, least_empties=SMALL_EMPTIES + 1)
+    exact = [_alphabeta(game, state) for state in states]
+    for _ in range(200):
+        index = rng.randrange(len(states))
+        low = rng.randrange(-66, 64)
+        high = rng.choice((low + 1, low + 2, rng.randrange(low + 1, 66)))
+        found = endgame.solve(states[index][0], states[index][1], low, high)
+        value = exact[index]
+        if found <= low:
+            assert value <= found
+        elif found >= high:
+            assert value >= found
         else:
-            assert (low, high) == (-64, 64)
+            assert value == found
+    assert endgame.table
+    assert endgame.nodes() > 0
 
 
-def test_the_engine_solves_small_endgames_as_minimax_does() -> None:
+def test_window_value_searches_the_last_empties_and_leaves_the_others() -> None:
     game = Othello()
-    # more empties than the exact hook covers at the root: solve() takes the root's
-    # score_bounds as the ceiling of every child's score (see the hand-back note)
-    # solve_exact stands for minimax here: the test above checks it against minimax
-    for state in _endgames(10, 9, seed=4, least_empties=EXACT_EMPTIES + 1):
-        solution = solve(game, state, root_scores=True)
-        assert solution.score == solve_exact(state[0], state[1])
-        assert solution.root_scores is not None
-        for move, score in solution.root_scores.items():
-            child = othello_rules.result(state, move)
-            assert score == -solve_exact(child[0], child[1])
+    answered = 0
+    for state in _endgames(20, SMALL_EMPTIES + 4, seed=3, least_empties=SMALL_EMPTIES + 1):
+        found = game.window_value(state, 0, 1)
+        if found is not None:  # else the solver gave up within its budget
+            answered += 1
+            assert (found > 0) == (solve_exact(state[0], state[1]) > 0)
+    assert answered >= 15
+    for state in _endgames(10, 40, seed=13, least_empties=EXACT_EMPTIES + 1):
+        assert game.window_value(state, 0, 1) is None
+
+
+def test_an_endgame_search_over_its_budget_gives_up_and_leaves_true_bounds() -> None:
+    game = Othello()
+    states = _endgames(10, SMALL_EMPTIES + 4, seed=12, least_empties=SMALL_EMPTIES + 3)
+    for state in states:
+        value = _alphabeta(game, state)
+        endgame = Endgame()
+        assert endgame.try_solve(state[0], state[1], -65, 65, 1) is None
+        # what the abandoned searches stored must not mislead the next ones
+        for budget in (10, 100):
+            found = endgame.try_solve(state[0], state[1], -1, 1, budget)
+            if found is not None:
+                assert found == value if -1 < value < 1 else (found <= -1) == (value <= -1)
+        assert endgame.solve(state[0], state[1]) == value
+
+
+def test_the_engine_with_the_hooks_scores_every_root_move_as_the_plain_engine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a smaller handover than the default, so that the plain engine (which never asks
+    # window_value) solves each position quickly and the hooked one runs engine nodes
+    # above the solver's: their root scores must agree, every window the engine gives
+    # the hook included
+    monkeypatch.setattr(othello, "EXACT_EMPTIES", SMALL_EMPTIES + 1)
+    plain = EngineOptions(solver_hooks=False)
+    for state in _endgames(4, SMALL_EMPTIES + 4, seed=4, least_empties=SMALL_EMPTIES + 3):
+        game = Othello()
+        hooked = solve(game, state, root_scores=True)
+        unhooked = solve(Othello(), state, root_scores=True, options=plain)
+        assert hooked.root_scores == unhooked.root_scores
+        assert hooked.score == unhooked.score == _alphabeta(game, state)
+        assert game.endgame.nodes() > 0
 
 
 def test_the_children_the_ordering_makes_are_the_transition_s() -> None:
@@ -134,3 +204,36 @@ def test_ffo_endgames(number: int) -> None:
 @pytest.mark.parametrize("number", SLOW)
 def test_slower_ffo_endgames(number: int) -> None:
     _check_ffo(number)
+
+
+def test_stable_discs_never_flip_for_the_rest_of_random_games() -> None:
+    game = Othello()
+    rng = random.Random(11)
+    found = 0
+    for _ in range(60):
+        state, seen = START, []
+        while not game.is_terminal(state):
+            seen.append(state)
+            state = othello_rules.result(state, rng.choice(game.actions(state)))
+        black, _ = colours(state)
+        for position in seen:
+            mine, theirs = colours(position)
+            occupied = mine | theirs
+            stable = stable_discs(mine, occupied)
+            assert stable & black == stable
+            stable = stable_discs(theirs, occupied)
+            assert stable & black == 0
+            found += stable.bit_count()
+    assert found > 1000  # the test saw many stable discs, not only empty sets
+
+
+def test_stable_discs_of_full_boards_edges_and_the_start() -> None:
+    game = Othello()
+    full = game.parse_state("X" * 40 + "O" * 24 + " X")
+    assert stable_discs(full[0], FULL) == full[0]
+    assert stable_discs(START[0], START[0] | START[1]) == 0
+    # a1-c1 black joined to the corner, d1 white, the rest of the row empty
+    edge = game.parse_state("XXXO----" + "-" * 16 + "---XO------OX---" + "-" * 24 + " X")
+    black, white = colours(edge)
+    assert stable_discs(black, black | white) == 0b111
+    assert stable_discs(white, black | white) == 0

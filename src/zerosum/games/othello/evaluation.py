@@ -3,8 +3,9 @@
 The evaluation is a weighted sum of the textbook features, all from the side to move:
 mobility (moves now), potential mobility (empty squares next to the opponent's discs,
 where moves will come from), corners held, X- and C-squares (the squares next to a
-corner) held while that corner is empty, which tend to give the corner away, and parity
-(whoever plays last in an even endgame gains). The sum is scaled to an estimate of the
+corner) held while that corner is empty, which tend to give the corner away, stable
+discs (:func:`stable_discs`: discs no move can flip any more) and parity (whoever plays
+last in an even endgame gains). The sum is scaled to an estimate of the
 final disc difference, so that the engine can compare it with the exact scores of
 finished lines; it stays strictly inside ``-64 .. 64``.
 
@@ -19,7 +20,15 @@ from __future__ import annotations
 from zerosum.games.bitboards import bit_indices
 from zerosum.games.othello.rules import FULL, PASS, PASS_BIT, State, flips, mobility
 
-__all__ = ["CORNERS", "C_SQUARES", "X_SQUARES", "evaluate", "neighbours", "ordered_children"]
+__all__ = [
+    "CORNERS",
+    "C_SQUARES",
+    "X_SQUARES",
+    "evaluate",
+    "neighbours",
+    "ordered_children",
+    "stable_discs",
+]
 
 CORNERS = 1 << 0 | 1 << 7 | 1 << 56 | 1 << 63
 """a1, h1, a8, h8."""
@@ -37,6 +46,14 @@ C_SQUARES = (
 
 _NOT_A = 0xFEFEFEFEFEFEFEFE
 _NOT_H = 0x7F7F7F7F7F7F7F7F
+_CENTRAL = 0x007E7E7E7E7E7E00  # every square off the edges
+_FILE_A = 0x0101010101010101
+_EDGES = (
+    (0xFF, 1 << 0, 1 << 7, 1),
+    (0xFF << 56, 1 << 56, 1 << 63, 1),
+    (_FILE_A, 1 << 0, 1 << 56, 8),
+    (_FILE_A << 7, 1 << 7, 1 << 63, 8),
+)  # each edge: its squares, its two corners and the step from one square to the next
 
 # weights in hundredths of a disc, tuned by hand to the usual order of importance
 _MOBILITY = 120
@@ -44,6 +61,7 @@ _POTENTIAL = 40
 _CORNER = 800
 _X_SQUARE = 400
 _C_SQUARE = 150
+_STABLE = 100
 _PARITY = 100
 
 # move ordering, in eighths of a reply: a reply, a corner's bonus, an X-square's penalty
@@ -63,6 +81,64 @@ def neighbours(discs: int) -> int:
     sideways = (discs << 1) & _NOT_A | (discs >> 1) & _NOT_H
     row = discs | sideways
     return (sideways | row << 8 | row >> 8) & FULL
+
+
+def _full_lines(occupied: int) -> tuple[int, int, int, int]:
+    """The squares whose row is full, whose column is, whose diagonal along ``b1-a2``
+    (a step of 7) is, and whose diagonal along ``a1-b2`` (a step of 9) is."""
+    row = occupied & occupied >> 1
+    row &= row >> 2
+    row &= row >> 4
+    rows = (row & _FILE_A) * 0xFF
+    column = occupied & occupied >> 8
+    column &= column >> 16
+    column &= column >> 32
+    columns = (column & 0xFF) * _FILE_A
+    # a diagonal is full where no empty square spreads along it
+    empty = FULL ^ occupied
+    sevens = nines = empty
+    for _ in range(7):
+        sevens |= (sevens << 7) & _NOT_H | (sevens >> 7) & _NOT_A
+        nines |= (nines << 9) & _NOT_A | (nines >> 9) & _NOT_H
+    return rows, columns, FULL ^ sevens, FULL ^ nines
+
+
+def stable_discs(discs: int, occupied: int) -> int:
+    """Return those of ``discs`` that can never be flipped, ``occupied`` being every
+    disc on the board: a subset, found the usual way (not every stable disc).
+
+    On an edge only the edge's own line can flip a disc: stable are the discs of a full
+    edge and those joined to a corner by a run of ``discs``. Off the edges a disc is
+    stable when along each of its four lines the line is full or a neighbour on it is
+    stable, grown from the discs whose four lines are all full until nothing changes."""
+    stable = 0
+    for line, first, last, step in _EDGES:
+        if occupied & line == line:
+            stable |= discs & line
+            continue
+        bit = first
+        while bit & discs:
+            stable |= bit
+            bit <<= step
+        bit = last
+        while bit & discs:
+            stable |= bit
+            bit >>= step
+    rows, columns, sevens, nines = _full_lines(occupied)
+    central = discs & _CENTRAL
+    stable |= rows & columns & sevens & nines & central
+    while True:
+        # the shifts may wrap around the board, but only to edge squares, never central
+        grown = stable | (
+            (stable >> 1 | stable << 1 | rows)
+            & (stable >> 8 | stable << 8 | columns)
+            & (stable >> 7 | stable << 7 | sevens)
+            & (stable >> 9 | stable << 9 | nines)
+            & central
+        )
+        if grown == stable:
+            return stable
+        stable = grown
 
 
 def evaluate(state: State) -> int:
@@ -86,6 +162,11 @@ def evaluate(state: State) -> int:
         if empty & corner:
             value -= _C_SQUARE * (mover & squares).bit_count()
             value += _C_SQUARE * (opponent & squares).bit_count()
+    occupied = mover | opponent
+    if occupied & CORNERS:  # before a corner is taken stable discs are rare: save the cost
+        value += _STABLE * (
+            stable_discs(mover, occupied).bit_count() - stable_discs(opponent, occupied).bit_count()
+        )
     if empty.bit_count() & 1:
         value += _PARITY  # an odd number of empties: the side to move plays last
     score = value // 100
