@@ -25,6 +25,11 @@ nearly always known from its parent. The memo is bounded and
 converts an engine score to the published convention (22 minus the winner's stones on
 7x6) and :meth:`Connect4.engine_score` back; :func:`solve_position` is what
 ``zerosum solve connect4`` calls.
+
+With the ``fast`` extra (numba), :meth:`Connect4.compiled_engine` gives an engine whose
+searches to the end run in a compiled kernel (:mod:`zerosum.games.connect4_kernel`, the
+same search step for step); :func:`solve_position` and ``zerosum solve`` use it when
+:func:`zerosum.kernels.enabled` says so, and numba is imported only then.
 """
 
 from __future__ import annotations
@@ -46,7 +51,7 @@ from zerosum.game import (
     quoted,
     winning_line,
 )
-from zerosum.search.engine import Engine
+from zerosum.search.engine import Engine, EngineOptions
 from zerosum.search.solve import solve
 
 __all__ = ["SOLVED_VALUES", "Connect4", "PositionSolution", "State", "solve_position"]
@@ -427,6 +432,25 @@ class Connect4:
             return (value, value)
         return self.non_losing_actions_and_bounds(state)[1]
 
+    def compiled_engine(self, options: EngineOptions | None = None) -> Engine | None:
+        """Return an engine whose searches to the end run in the compiled kernel, or
+        ``None`` for the pure path.
+
+        ``None`` when kernels are off (:func:`zerosum.kernels.enabled`: numba missing,
+        ``ZEROSUM_KERNELS=0`` or :func:`zerosum.kernels.use_kernels`) or the board takes
+        more than 63 bits, ``width * (height + 1)`` (8x7, 7x9 and larger; 7x6 takes 49).
+        The engine (:class:`zerosum.games.connect4_kernel.KernelEngine`) solves with
+        :func:`~zerosum.search.solve.solve` as the pure one does, to the same scores and
+        best moves; the first one made in a process loads the compiled kernel from the
+        cache folder (or, once per CPU, compiles it: a few seconds)."""
+        from zerosum import kernels  # noqa: PLC0415 - numba only when a kernel is used
+
+        module = kernels.load("zerosum.games.connect4_kernel")
+        if module is None or not module.fits(self.width, self.height):
+            return None
+        engine: Engine = module.KernelEngine(self, options)
+        return engine
+
     def remaining_plies(self, state: State) -> int:
         """Return the most plies any game from ``state`` can still last: its empty cells.
 
@@ -694,12 +718,16 @@ def solve_position(
     """Solve ``state`` exactly with the engine and report it in the published convention.
 
     ``all_columns`` also scores every legal column; ``weak`` proves only win, draw or
-    loss (faster). Pass an ``engine`` to reuse its table from one position to the next.
-    Raises :class:`IllegalMoveError` naming the position when the game is already over."""
+    loss (faster). Pass an ``engine`` to reuse its table from one position to the next;
+    without one the compiled kernel's engine is used when kernels are on
+    (:meth:`Connect4.compiled_engine`), else a pure one. Raises :class:`IllegalMoveError`
+    naming the position when the game is already over."""
     if game.is_terminal(state):
         raise IllegalMoveError(
             f"nothing to solve: the game is over in position {game._describe(state)}"
         )
+    if engine is None:
+        engine = game.compiled_engine()
     start = time.perf_counter()
     solution = solve(game, state, weak=weak, root_scores=all_columns, engine=engine)
     seconds = time.perf_counter() - start
