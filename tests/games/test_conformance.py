@@ -2,8 +2,9 @@
 
 Whatever a game is, it must keep the protocol's promises: immutable states, a player to
 move that the state alone decides (and that changes with every move in a game declaring
-``alternating``, the default), a stable order of legal moves, zero-sum utilities inside the declared range,
-a terminal state at the end of every random playout, keys that include the side to move,
+``alternating``, the default), a stable order of legal moves, zero-sum utilities inside
+the declared range, a terminal state at the end of every random playout, keys that
+include the side to move,
 evaluations inside the win band, ordering hints that are a permutation of the legal
 moves, and a checked notation layer whose format and parse round-trip. A game with only
 the six protocol methods, named by the import form, keeps the same promises, and the
@@ -12,6 +13,7 @@ shared checked layer (:mod:`zerosum.notation`) reads back every move it shows fo
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -99,7 +101,7 @@ def test_a_game_that_does_not_alternate_says_so_and_moves_twice_running() -> Non
         kept = any(
             game.to_move(after) == game.to_move(before)
             for line in _playouts(game, seed=8)
-            for before, after in zip(line, line[1:])
+            for before, after in itertools.pairwise(line)
         )
         turns_kept.append((name, kept))
     assert turns_kept and all(kept for _, kept in turns_kept), turns_kept

@@ -110,9 +110,7 @@ def test_every_algorithm_agrees_with_minimax_on_every_state(pits: int, seeds: in
     game = Kalah(pits, seeds)
     states = _reachable(game)
     assert any(
-        game.to_move(game.result(s, m)) == game.to_move(s)
-        for s in states
-        for m in game.actions(s)
+        game.to_move(game.result(s, m)) == game.to_move(s) for s in states for m in game.actions(s)
     ), "the sizes tested have extra turns"
     values = solve_all(game)
     engine = Engine(game)  # one engine, its table reused across every state

@@ -176,9 +176,26 @@ ENTRIES: tuple[Entry, ...] = (
         "chess: FEN positions, SAN or UCI moves (chess960=0|1, draws=1|0)",
     ),
     Entry(
+        "xiangqi",
+        "zerosum.games.xiangqi:Xiangqi",
+        "Chinese chess: FEN, moves 炮二平五, C2=5 or h2e2 (notation=chinese|wxf|iccs, draws)",
+    ),
+    Entry(
         "othello",
         "zerosum.games.othello:Othello",
         "othello (reversi) on 8x8: moves d3 or pass, FFO/obf positions",
+    ),
+    Entry(
+        "bridge",
+        "zerosum.games.bridge:TwoPlayerBridge",
+        "bridge card play for two, cards SA (deal, trump=S|H|D|C|N, leader=0|1, seed, cards)",
+        argument="deal",
+    ),
+    Entry(
+        "bridge-dd",
+        "zerosum.games.bridge:DoubleDummy",
+        "double-dummy bridge, NS against EW (deal=N:... PBN, trump, leader=N|E|S|W, seed)",
+        argument="deal",
     ),
     Entry(
         "kalah",

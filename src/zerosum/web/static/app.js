@@ -464,7 +464,9 @@ function showView(view) {
 
 // Chess pieces are the Unicode chess symbols in DejaVu Sans (Debian's fonts-dejavu-core,
 // under the Bitstream Vera / DejaVu free licence), the solid shapes for both sides,
-// filled white or black; U+FE0E asks for the text form, never an emoji.
+// filled white or black; U+FE0E asks for the text form, never an emoji. Xiangqi's pieces
+// are their Chinese characters, in the system's CJK font (WenQuanYi Micro Hei from
+// Debian's fonts-wqy-microhei, Apache 2.0 or GPLv3 with the font exception).
 const PIECE_SETS = {
   chess: { k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" },
 };
