@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import cProfile
 import pstats
+import random
 import threading
 import time
 from collections.abc import Iterator
@@ -946,3 +947,36 @@ def test_no_iteration_starts_after_the_soft_time() -> None:
     assert Engine(game).search(state, Limits(depth=4, soft_time=60)).stats.depth == 4
     with pytest.raises(ValueError, match="soft time"):
         Limits(soft_time=-1)
+
+
+class _SolvedEndings(MNKGame):
+    """Tic-tac-toe whose ``window_value`` hook answers every position with four empty
+    cells or fewer by an exact solve of its own, win distances counted from there."""
+
+    def __init__(self) -> None:
+        super().__init__(3, 3, 3)
+        self.solver = Engine(tictactoe())
+
+    def window_value(self, state: Any, alpha: int, beta: int) -> int | None:
+        del alpha, beta  # an exact value answers any window
+        if len(self.actions(state)) > 4:
+            return None
+        return self.solver.search(state).score
+
+
+def test_window_value_answers_are_scored_from_the_node_they_answer() -> None:
+    # the hook measures win distances from its own node; the engine must shift them by
+    # the node's depth, so that the hooked search scores every position, wins at their
+    # distance, as the plain one does
+    hooked, plain = _SolvedEndings(), tictactoe()
+    rng = random.Random(5)
+    for _ in range(60):
+        state = plain.initial_state()
+        for _ in range(rng.randrange(0, 5)):
+            state = plain.result(state, rng.choice(plain.actions(state)))
+        if plain.is_terminal(state):
+            continue
+        expected = Engine(plain).search(state).score
+        assert Engine(hooked).search(state).score == expected
+        found = Engine(hooked, EngineOptions(solver_hooks=False)).search(state).score
+        assert found == expected
