@@ -8,11 +8,13 @@ Imported by the match benches (``bench/chess_strength.py``, ``bench/xiangqi_feat
 
 from __future__ import annotations
 
+import argparse
 import math
+import os
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from zerosum.arena import read_records
@@ -110,3 +112,67 @@ def ladder_rating(rungs: Sequence[tuple[float, float, int]]) -> tuple[float, flo
     )
     margin = Z95 / math.sqrt(information)
     return rating, rating - margin, rating + margin
+
+
+def feature_record(game: str, feature: str, nodes: int) -> Path:
+    """The record file of one feature's match at ``nodes`` nodes a move."""
+    return ROOT / "bench" / "results" / f"{game}-{feature}-{nodes}.jsonl"
+
+
+def run_features(
+    game: str,
+    features: Sequence[str],
+    agents: Callable[[str, int], tuple[str, str]],
+    *,
+    max_moves: int,
+    description: str,
+) -> None:
+    """The command line of a feature bench: for each feature asked for (all by default),
+    a match at fixed nodes between ``agents(feature, nodes)`` (the side with it first),
+    from balanced random openings of 8 plies played with both colours, a game drawn at
+    ``max_moves`` plies and lost when both sides score it 700 centipawns lost for 3
+    moves; then each feature's score and Elo. ``--summary`` only reads the records."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("features", nargs="*", help=f"any of {', '.join(features)} (default: all)")
+    parser.add_argument("--nodes", type=int, default=2000)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=17)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument(
+        "--summary", action="store_true", help="only read the record files and print Elo"
+    )
+    args = parser.parse_args()
+    unknown = set(args.features) - set(features)
+    if unknown:
+        parser.error(f"unknown features {sorted(unknown)}: choose from {', '.join(features)}")
+    chosen = args.features or list(features)
+    if not args.summary:
+        (ROOT / "bench" / "results").mkdir(exist_ok=True)
+        # the arena imports agent factories by their path from bench/
+        os.environ["PYTHONPATH"] = os.pathsep.join(
+            filter(None, [str(ROOT / "bench"), os.environ.get("PYTHONPATH")])
+        )
+        for feature in chosen:
+            first, second = agents(feature, args.nodes)
+            command = match_command(
+                game,
+                first,
+                second,
+                *("--games", str(args.games), "--balanced-openings", "8"),
+                *("--seed", str(args.seed), "--workers", str(args.workers)),
+                *("--max-moves", str(max_moves), "--resign-score", "700"),
+                *("--resign-moves", "3"),
+            )
+            run_match(command, feature_record(game, feature, args.nodes))
+        print()
+    for feature in chosen:
+        # a match still running, or stopped early, counts the games it finished
+        path = feature_record(game, feature, args.nodes)
+        if not path.exists():
+            print(f"{feature:17} no record file")
+            continue
+        wins, draws, losses = counts(path)
+        if wins + draws + losses == 0:
+            print(f"{feature:17} no game finished")
+            continue
+        print(f"{feature:17} {describe(wins, draws, losses)}; {endings(path)}")

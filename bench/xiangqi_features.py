@@ -31,13 +31,9 @@ centipawns lost for 3 moves is lost.
 
 from __future__ import annotations
 
-import argparse
-import os
-import sys
-from pathlib import Path
 from typing import Any
 
-from common import ROOT, counts, describe, endings, match_command, run_match
+from common import run_features
 
 TERMS = ("squares", "king_safety", "mobility", "cannons")
 """The evaluation's terms, each a switch of ``make_evaluate``."""
@@ -93,63 +89,8 @@ def agents(feature: str, nodes: int) -> tuple[str, str]:
     return base, f"{base},{feature}=off"
 
 
-def record_file(feature: str, nodes: int) -> Path:
-    """The record file of one feature's match at ``nodes`` nodes a move."""
-    return ROOT / "bench" / "results" / f"xiangqi-{feature}-{nodes}.jsonl"
-
-
-def summary(features: list[str], nodes: int) -> None:
-    """Print each feature's score and Elo from its record file so far (a match still
-    running, or stopped early, counts the games it finished)."""
-    for feature in features:
-        path = record_file(feature, nodes)
-        if not path.exists():
-            print(f"{feature:17} no record file")
-            continue
-        wins, draws, losses = counts(path)
-        if wins + draws + losses == 0:
-            print(f"{feature:17} no game finished")
-            continue
-        print(f"{feature:17} {describe(wins, draws, losses)}; {endings(path)}")
-
-
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("features", nargs="*", help=f"any of {', '.join(FEATURES)} (default: all)")
-    parser.add_argument("--nodes", type=int, default=2000)
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=17)
-    parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument(
-        "--summary", action="store_true", help="only read the record files and print Elo"
-    )
-    args = parser.parse_args()
-    unknown = set(args.features) - set(FEATURES)
-    if unknown:
-        parser.error(f"unknown features {sorted(unknown)}: choose from {', '.join(FEATURES)}")
-    chosen = args.features or list(FEATURES)
-    if args.summary:
-        summary(chosen, args.nodes)
-        return
-    (ROOT / "bench" / "results").mkdir(exist_ok=True)
-    # the arena imports the factory by its path from this directory
-    os.environ["PYTHONPATH"] = os.pathsep.join(
-        filter(None, [str(ROOT / "bench"), os.environ.get("PYTHONPATH")])
-    )
-    for feature in chosen:
-        first, second = agents(feature, args.nodes)
-        command = match_command(
-            "xiangqi",
-            first,
-            second,
-            *("--games", str(args.games), "--balanced-openings", "8"),
-            *("--seed", str(args.seed), "--workers", str(args.workers)),
-            *("--max-moves", "200", "--resign-score", "700", "--resign-moves", "3"),
-        )
-        run_match(command, record_file(feature, args.nodes))
-        sys.stdout.flush()
-    print()
-    summary(chosen, args.nodes)
+    run_features("xiangqi", FEATURES, agents, max_moves=200, description=__doc__.splitlines()[0])
 
 
 if __name__ == "__main__":
