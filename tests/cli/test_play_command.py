@@ -7,73 +7,16 @@ from __future__ import annotations
 
 import io
 import os
-import pty
 import re
-import select
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from play_session import Terminal, play
 
 from zerosum.cli import main
 
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
 PLUGIN_SITE = Path(__file__).resolve().parents[1] / "fixtures" / "plugin_site"
-
-
-def play(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *argv: str, lines: str = ""
-) -> tuple[int, str, str]:
-    """Run ``zerosum play`` in this process with ``lines`` as its standard input."""
-    monkeypatch.setattr(sys, "stdin", io.StringIO(lines))
-    code = main(["play", *argv])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-class Terminal:
-    """A child process on a pseudo-terminal, read until expected text shows."""
-
-    def __init__(self, *argv: str) -> None:
-        self.master, slave = pty.openpty()
-        env = {**os.environ, "COLUMNS": "100", "TERM": "xterm"}
-        env.pop("NO_COLOR", None)
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "zerosum.cli", *argv],
-            stdin=slave,
-            stdout=slave,
-            stderr=slave,
-            env=env,
-            close_fds=True,
-        )
-        os.close(slave)
-        self.seen = ""
-
-    def expect(self, text: str, timeout: float = 30.0) -> str:
-        """Read until ``text`` appears (colours removed); return what was read."""
-        deadline = time.monotonic() + timeout
-        while text not in ANSI.sub("", self.seen):
-            left = deadline - time.monotonic()
-            assert left > 0, f"{text!r} never showed; the terminal shows:\n{self.seen}"
-            ready, _, _ = select.select([self.master], [], [], left)
-            if ready:
-                try:
-                    chunk = os.read(self.master, 4096)
-                except OSError:  # the child closed the terminal
-                    chunk = b""
-                assert chunk, f"the program ended before {text!r}:\n{self.seen}"
-                self.seen += chunk.decode("utf-8", "replace")
-        return self.seen
-
-    def send(self, line: str) -> None:
-        os.write(self.master, line.encode() + b"\r")
-
-    def close(self) -> int:
-        code = self.process.wait(timeout=30)
-        os.close(self.master)
-        return code
 
 
 def test_tictactoe_through_a_pseudo_terminal() -> None:

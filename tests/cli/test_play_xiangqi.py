@@ -5,35 +5,16 @@ one-line errors. The engine's moves, written in Chinese, are checked against pyf
 
 from __future__ import annotations
 
-import io
-import os
-import pty
 import re
-import select
-import subprocess
-import sys
-import time
 import unicodedata
 
 import pyffish
 import pytest
-
-from zerosum.cli import main
+from play_session import ANSI, Terminal, play
 
 START = pyffish.start_fen("xiangqi")
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _PIECES = str.maketrans("车車俥马馬傌相象仕士帅帥将將炮砲兵卒", "RRRHHHEEAAKKKKCCPP")
 _NUMBERS = str.maketrans("一二三四五六七八九１２３４５６７８９进進退平", "123456789123456789+--=")
-
-
-def play(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *argv: str, lines: str
-) -> tuple[int, str, str]:
-    """Run ``zerosum play`` in this process with ``lines`` as its standard input."""
-    monkeypatch.setattr(sys, "stdin", io.StringIO(lines))
-    code = main(["play", *argv])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def wxf(chinese: str) -> str:
@@ -162,45 +143,16 @@ def test_checkmate_ends_the_game(
 
 def test_chinese_through_a_pseudo_terminal() -> None:
     """A real terminal: colours on, the characters sent and shown as UTF-8, aligned."""
-    master, slave = pty.openpty()
-    env = {**os.environ, "COLUMNS": "100", "TERM": "xterm", "LANG": "C.UTF-8"}
-    env.pop("NO_COLOR", None)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "zerosum.cli", "play", "xiangqi", "--second", "engine:depth=1"],
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        env=env,
-        close_fds=True,
-    )
-    os.close(slave)
-    seen = b""
-
-    def expect(text: str, times: int = 1) -> None:
-        """Read until ``text`` has shown ``times`` times."""
-        nonlocal seen
-        deadline = time.monotonic() + 60
-        while ANSI.sub("", seen.decode("utf-8", "replace")).count(text) < times:
-            left = deadline - time.monotonic()
-            assert left > 0, seen.decode("utf-8", "replace")
-            if select.select([master], [], [], left)[0]:
-                try:
-                    chunk = os.read(master, 4096)
-                except OSError:
-                    chunk = b""
-                assert chunk, seen.decode("utf-8", "replace")
-                seen += chunk
-
+    terminal = Terminal("play", "xiangqi", "--second", "engine:depth=1")
     try:
-        expect("red to move> ")
-        os.write(master, "炮二平五\r".encode())
-        expect("black (engine:depth=1) plays ")
-        expect("red to move> ", 2)
-        os.write(master, b"quit\r")
+        terminal.expect("red to move> ", timeout=60)
+        terminal.send("炮二平五")
+        terminal.expect("black (engine:depth=1) plays ", timeout=60)
+        terminal.expect("red to move> ", timeout=60, times=2)
+        terminal.send("quit")
     finally:
-        code = process.wait(timeout=30)
-        os.close(master)
-    text = seen.decode("utf-8")
+        code = terminal.close()
+    text = terminal.seen
     assert code == 0 and "\x1b[" in text  # a terminal gets colours
     pictures = boards(text.replace("\r\n", "\n"))
     assert len(pictures) == 2
