@@ -38,6 +38,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -193,39 +194,54 @@ def main() -> None:
     if not args.positions.exists():
         sys.exit(f"{args.positions} is absent (see ../shared/data/README.md)")
     movetime = None if args.depth is not None else args.movetime
-    players = engines(args)
+    cases = [(case.name, case.fen) for case in read_epd(args.positions)]
+    compare_speeds(engines(args), cases, movetime, args.depth)
+
+
+def compare_speeds(
+    players: list[UciProcess],
+    cases: Sequence[tuple[str, str]],
+    movetime: float | None,
+    depth: int | None,
+) -> None:
+    """Search every ``(name, FEN)`` case with both ``players`` (zerosum first), the order
+    alternating from case to case so that both see the same load, and print each one's
+    depth, nodes and nodes a second, and zerosum's speed over the other's, per case and
+    over all (total nodes over total time); the players are closed at the end."""
     totals = {player.label: [0, 0] for player in players}  # nodes, milliseconds
+    name_width = max(9, *(len(name) for name, _ in cases))
+    first, second = (player.label for player in players)
     print(
-        f"{'position':9} {'zerosum d':>9} {'nodes':>8} {'n/s':>7}  {'sunfish d':>9} "
-        f"{'nodes':>8} {'n/s':>7}  ratio"
+        f"{'position':{name_width}} {first + ' d':>9} {'nodes':>9} {'n/s':>9}  "
+        f"{second + ' d':>9} {'nodes':>9} {'n/s':>9}  ratio"
     )
     try:
-        for number, case in enumerate(read_epd(args.positions)):
+        for number, (name, fen) in enumerate(cases):
             order = players if number % 2 == 0 else players[::-1]
-            found = {p.label: p.search(case.fen, movetime, args.depth) for p in order}
-            line = f"{case.name:9}"
+            found = {p.label: p.search(fen, movetime, depth) for p in order}
+            line = f"{name:{name_width}}"
             for player in players:
                 result = found[player.label]
                 totals[player.label][0] += result.nodes
                 totals[player.label][1] += result.milliseconds
                 speed = result.nodes * 1000 / max(result.milliseconds, 1)
-                line += f" {result.depth:>9} {result.nodes:>8} {speed:>7.0f} "
+                line += f" {result.depth:>9} {result.nodes:>9} {speed:>9,.0f} "
             ours, theirs = (found[p.label] for p in players)
             if ours.nodes and theirs.nodes:
                 ratio = (ours.nodes / max(ours.milliseconds, 1)) / (
                     theirs.nodes / max(theirs.milliseconds, 1)
                 )
-                line += f" {ratio:5.2f}x"
+                line += f" {ratio:6.4f}x"
             else:  # an engine that completed no iteration reported no nodes
-                line += "     -"
+                line += "      -"
             print(line, flush=True)
     finally:
         for player in players:
             player.close()
     speeds = [nodes * 1000 / max(ms, 1) for nodes, ms in totals.values()]
     print(
-        f"all: zerosum {speeds[0]:,.0f} nodes/s, sunfish {speeds[1]:,.0f} nodes/s, "
-        f"ratio {speeds[0] / speeds[1]:.2f}x"
+        f"all: {first} {speeds[0]:,.0f} nodes/s, {second} {speeds[1]:,.0f} nodes/s, "
+        f"ratio {speeds[0] / speeds[1]:.4f}x (1 : {speeds[1] / speeds[0]:.1f})"
     )
 
 

@@ -8,8 +8,9 @@ fairy-stockfish``)::
     .venv/bin/python bench/xiangqi_speed.py --movetime 3
     .venv/bin/python bench/xiangqi_speed.py --depth 4         # fixed depth instead of time
 
-Both engines run as UCI processes, driven the same way (``chess_speed.UciProcess``), on
-the same positions, the thirteen of ``../shared/data/xiangqi/perft_xiangqi.txt``, in the
+Both engines run as UCI processes, driven the same way (``chess_speed.UciProcess`` and
+``compare_speeds``), on the same positions, the thirteen of
+``../shared/data/xiangqi/perft_xiangqi.txt``, in the
 same run: each position is searched by one engine and then the other, the order
 alternating, so that both see the same load (only one searches at a time). Each search
 starts a new game (``ucinewgame``) and runs ``go movetime`` (``--movetime``, 1 s) or
@@ -30,7 +31,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from chess_speed import UciProcess
+from chess_speed import UciProcess, compare_speeds
 from xiangqi_perft import read_cases
 
 FAIRY_STOCKFISH = "/usr/games/fairy-stockfish"  # Debian's path, not on PATH
@@ -52,40 +53,7 @@ def main() -> None:
     for line in ("setoption name UCI_Variant value xiangqi", "setoption name Threads value 1"):
         fairy.send(line)
     players = [UciProcess(args.zerosum_command, "zerosum"), fairy]
-    totals = {player.label: [0, 0] for player in players}  # nodes, milliseconds
-    print(
-        f"{'position':18} {'zerosum d':>9} {'nodes':>8} {'n/s':>7}  {'fairy d':>7} "
-        f"{'nodes':>9} {'n/s':>9}  ratio"
-    )
-    try:
-        for number, (name, fen, _) in enumerate(read_cases()):
-            order = players if number % 2 == 0 else players[::-1]
-            found = {p.label: p.search(fen, movetime, args.depth) for p in order}
-            ours, theirs = (found[p.label] for p in players)
-            line = f"{name:18}"
-            for result, width in ((ours, (9, 8, 7)), (theirs, (7, 9, 9))):
-                speed = result.nodes * 1000 / max(result.milliseconds, 1)
-                line += f" {result.depth:>{width[0]}} {result.nodes:>{width[1]}} "
-                line += f"{speed:>{width[2]},.0f} "
-            for player, result in zip(players, (ours, theirs), strict=True):
-                totals[player.label][0] += result.nodes
-                totals[player.label][1] += result.milliseconds
-            if ours.nodes and theirs.nodes:
-                ratio = (ours.nodes / max(ours.milliseconds, 1)) / (
-                    theirs.nodes / max(theirs.milliseconds, 1)
-                )
-                line += f" {ratio:6.4f}x"
-            else:  # an engine that completed no iteration reported no nodes
-                line += "      -"
-            print(line, flush=True)
-    finally:
-        for player in players:
-            player.close()
-    speeds = [nodes * 1000 / max(ms, 1) for nodes, ms in totals.values()]
-    print(
-        f"all: zerosum {speeds[0]:,.0f} nodes/s, fairy-stockfish {speeds[1]:,.0f} nodes/s "
-        f"(one thread), ratio {speeds[0] / speeds[1]:.4f}x (1 : {speeds[1] / speeds[0]:.0f})"
-    )
+    compare_speeds(players, [(name, fen) for name, fen, _ in read_cases()], movetime, args.depth)
 
 
 if __name__ == "__main__":
