@@ -28,6 +28,13 @@ def shared_data(*parts: str) -> Path:
     return path
 
 
+@pytest.fixture(autouse=True)
+def _no_opening_books(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests search rather than read an installed opening book (the package's connect
+    four book answers the empty board): a test of books points ``ZEROSUM_BOOK`` at one."""
+    monkeypatch.setenv("ZEROSUM_BOOK", "0")
+
+
 LEAF_VALUES = st.integers(-9, 9)  # a narrow range, so that ties are common
 
 # Uniform trees are kept to at most 1024 leaves: the widest branching for each depth.

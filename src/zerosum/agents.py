@@ -10,8 +10,10 @@ its move from it, the others ignore it.
 
 * :class:`SearchAgent` plays with the engine under fixed :class:`~zerosum.search.engine.Limits`,
   or, told a clock, within the budget :func:`zerosum.search.clock.budget` gives it.
-  It keeps one :class:`~zerosum.search.engine.Engine` per game, so its table carries
-  over from move to move.
+  It keeps one :class:`~zerosum.search.engine.Engine` per game (the game's compiled
+  engine when it offers one and kernels are on), so its table carries over from move
+  to move. While the game's opening book (:func:`zerosum.book.find_book`,
+  looked for once per game) scores every move, it plays the book's best move instead.
 * :class:`RandomAgent` picks uniformly among the legal moves, from its own seeded
   generator: the same seed plays the same game.
 * :class:`HumanAgent` reads a move as text through the checked layer
@@ -34,14 +36,16 @@ External engines are agents too, each a protocol client over
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from zerosum import notation
+from zerosum.book import Book, find_book
 from zerosum.game import IllegalMoveError, InvalidMoveError, describe_state
 from zerosum.search.clock import budget
-from zerosum.search.engine import Engine, EngineOptions, EngineResult, Limits
+from zerosum.search.engine import Engine, EngineOptions, EngineResult, EngineStats, Limits
 
 __all__ = [
     "Agent",
@@ -121,18 +125,31 @@ class SearchAgent:
     Told a clock (:meth:`set_clock`), its next move thinks within the clock's budget
     instead of the time limit. ``last`` holds the
     :class:`~zerosum.search.engine.EngineResult` of the latest move, for interfaces that
-    show the score and the principal variation."""
+    show the score and the principal variation.
+
+    With ``book`` (the default) it first looks for the game's opening book, once per game
+    (:func:`zerosum.book.find_book`), and while the book scores every move of the
+    position it plays the best of them (the first in the game's move order among equals)
+    with no search: ``last`` then holds the exact score, every move's score as
+    ``root_scores`` and no nodes."""
 
     def __init__(
-        self, limits: Limits, options: EngineOptions | None = None, name: str | None = None
+        self,
+        limits: Limits,
+        options: EngineOptions | None = None,
+        name: str | None = None,
+        *,
+        book: bool = True,
     ) -> None:
         self.limits = limits
         self.options = options
         self.name = name if name is not None else _describe_limits(limits)
+        self.book = book
         self.last: EngineResult | None = None
         self._clock: ClockReading | None = None
         # keyed by id, with the game kept alive beside its engine so the id stays its own
         self._engines: dict[int, tuple[Any, Engine]] = {}
+        self._books: dict[int, tuple[Any, Book | None]] = {}
 
     def __repr__(self) -> str:
         return f"SearchAgent({self.limits!r}, {self.options!r}, name={self.name!r})"
@@ -141,7 +158,7 @@ class SearchAgent:
         """Return this agent's engine for ``game``, made on first use."""
         held = self._engines.get(id(game))
         if held is None:
-            held = self._engines[id(game)] = (game, Engine(game, self.options))
+            held = self._engines[id(game)] = (game, _engine_for(game, self.options))
         return held[1]
 
     def set_clock(self, reading: ClockReading) -> None:
@@ -155,11 +172,44 @@ class SearchAgent:
         refuse_finished(game, state)
         engine = self.engine(game)
         reading, self._clock = self._clock, None  # a reading holds for one move only
-        if reading is None:
+        played = self._from_book(game, state)
+        if played is not None:
+            self.last = played
+        elif reading is None:
             self.last = engine.search(state, self.limits)
         else:
             self.last = self._on_clock(engine, state, reading)
         return self.last.best_move
+
+    def _from_book(self, game: Any, state: Any) -> EngineResult | None:
+        """The book's best move at ``state``, or ``None`` when the agent plays without a
+        book, the game has none, or the book does not score every move there."""
+        if not self.book:
+            return None
+        held = self._books.get(id(game))
+        if held is None:
+            held = self._books[id(game)] = (game, find_book(game))
+        book = held[1]
+        if book is None:
+            return None
+        start = time.perf_counter()
+        scores = book.move_scores(state)
+        if scores is None:
+            return None
+        move, score = next(iter(scores.items()))
+        stats = EngineStats(
+            nodes=0,
+            cutoffs=0,
+            table_hits=0,
+            table_probes=0,
+            depth=0,
+            seldepth=0,
+            time=time.perf_counter() - start,
+            hashfull=0,
+            solved=True,
+            stopped=False,
+        )
+        return EngineResult(move, score, (move,), scores, stats)
 
     def _on_clock(self, engine: Engine, state: Any, reading: ClockReading) -> EngineResult:
         """Search within the clock's budget: the hard one as the time limit, the soft one
@@ -180,6 +230,15 @@ class SearchAgent:
             engine.reset()
         self.last = None
         self._clock = None
+
+
+def _engine_for(game: Any, options: EngineOptions | None) -> Engine:
+    """The engine an agent plays ``game`` with: the game's compiled one when it offers
+    one and kernels are on (connect four's solves each position it can in its kernel
+    before it searches with the evaluation), else the engine."""
+    compiled = getattr(game, "compiled_engine", None)
+    engine: Engine | None = compiled(options) if callable(compiled) else None
+    return engine if engine is not None else Engine(game, options)
 
 
 def _describe_limits(limits: Limits) -> str:

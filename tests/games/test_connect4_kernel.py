@@ -198,6 +198,31 @@ def test_depth_limited_searches_stay_with_the_pure_engine() -> None:
 
 
 @needs_numba
+def test_a_timed_move_plays_a_proven_best_move_when_the_kernel_solves_it() -> None:
+    game = Connect4()
+    for moves, published in sample("Test_L2_R1", 4):
+        state = game.parse_state(moves)
+        played = kernel_engine(game).search(state, Limits(time=5.0))
+        assert played.stats.solved
+        assert played.stats.depth == game.remaining_plies(state)
+        assert played.score is not None
+        assert game.published_score(state, played.score) == published
+        exact = solve(game, state, engine=kernel_engine(game), root_scores=True)
+        assert exact.root_scores is not None
+        assert exact.root_scores[played.best_move] == exact.score
+
+
+@needs_numba
+def test_a_timed_move_the_kernel_cannot_solve_searches_with_the_evaluation() -> None:
+    game = Connect4()
+    state = game.parse_state("4")
+    played = kernel_engine(game).search(state, Limits(time=0.2))
+    assert not played.stats.solved
+    assert played.stats.depth >= 1
+    assert played.best_move in game.actions(state)
+
+
+@needs_numba
 def test_boards_wider_than_a_word_keep_the_pure_path() -> None:
     from zerosum.games.connect4_kernel import Connect4Kernel, fits
 

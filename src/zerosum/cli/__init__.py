@@ -28,6 +28,7 @@ COMMAND_MODULES = (
     "zerosum.cli.play",
     "zerosum.cli.tree",
     "zerosum.cli.solve",
+    "zerosum.cli.book",
     "zerosum.cli.dd",
     "zerosum.cli.analyse",
     "zerosum.cli.perft",

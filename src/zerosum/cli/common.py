@@ -88,3 +88,29 @@ def import_from_here() -> None:
     here = os.getcwd()
     if all(os.path.abspath(path or os.curdir) != here for path in sys.path):
         sys.path.append(here)
+
+
+def progress_bar(*, transient: bool = False) -> Any:
+    """A rich progress bar on stderr: each task's description, its bar, done of total,
+    the time elapsed and the estimated time left (rich loads only here, when a long
+    command draws its bar on a terminal). ``transient`` clears it when it ends."""
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=transient,
+    )

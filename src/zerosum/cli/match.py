@@ -42,7 +42,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from zerosum.cli.common import UsageError, count, table
+from zerosum.cli.common import UsageError, count, progress_bar, table
 
 DEFAULT_GAMES = 10
 """Games per pairing when ``--games`` is not given."""
@@ -347,24 +347,7 @@ def _run(
     }
     if not sys.stderr.isatty():
         return arena.run_event(event, **options)
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-    )
-    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+    with progress_bar(transient=True) as bar:
         task = bar.add_task(describe([]), total=total)
         started = time.monotonic()
         played = 0  # games of this run, not of the resumed file

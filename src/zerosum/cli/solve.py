@@ -101,6 +101,12 @@ def register(commands: Any) -> None:
         metavar="N",
         help="only decide whether the side to move wins (mates) within N of its moves",
     )
+    parser.add_argument(
+        "--book",
+        metavar="FILE",
+        help="answer from this opening book when it holds the position's moves "
+        "(default: the game's book, if one is found)",
+    )
     parser.add_argument("--trump", help="bridge: the trump strain (S, H, D, C or N)")
     parser.add_argument("--leader", help="bridge: the opening leader (N, E, S, W; 0 or 1)")
     parser.set_defaults(run=run)
@@ -176,6 +182,8 @@ def run(args: argparse.Namespace) -> None:
     if args.mate is not None:
         _solve_mate(game, state, where, args)
         return
+    if _answer_from_book(game, state, where, args):
+        return
     from zerosum.games.bridge import DoubleDummy, TwoPlayerBridge
 
     limited = args.time is not None or args.nodes is not None
@@ -242,6 +250,48 @@ def run(args: argparse.Namespace) -> None:
         print(table(rows, ("move", label)))
     if not solution.finished:
         print(_not_finished(solution, args))
+
+
+def _answer_from_book(game: Any, state: Any, where: str, args: argparse.Namespace) -> bool:
+    """Answer from the opening book (``--book``, else :func:`zerosum.book.find_book`)
+    when it scores every move of ``state``: the value, the best moves, a best line as far
+    as the book goes and every move's score, with no search. ``False`` when it cannot."""
+    from zerosum.book import Book, find_book
+    from zerosum.cli.book import book_line, move_table, score_writer
+    from zerosum.game import describe_depth
+
+    start = time.perf_counter()
+    book = Book(args.book, game) if args.book else find_book(game)
+    if book is None:
+        return False
+    with book:
+        scores = book.move_scores(state)
+        if scores is None:
+            return False
+        line = book_line(book, state)
+        plies = book.info.plies
+        path = book.info.path
+    elapsed = time.perf_counter() - start
+    from zerosum import notation
+
+    shown = score_writer(game, state, args.weak)
+    score = next(iter(scores.values()))
+    format_move = notation.move_formatter(game)
+    mover = game.info.players[game.to_move(state)]
+    weak_or_plain = args.weak or getattr(game, "published_score", None) is None
+    print(f"{game.info.title}: {where}, {mover} to move")
+    print(f"{'value' if weak_or_plain else 'score'}: {shown(score)}")
+    best = [format_move(state, move) for move, value in scores.items() if value == score]
+    print(f"best moves: {' '.join(best)}")
+    written, position = [], state
+    for move in line:
+        written.append(format_move(position, move))
+        position = game.result(position, move)
+    print(f"line: {' '.join(written)} (as far as the book goes)")
+    print(f"book: {path} (every position up to {describe_depth(plies)})")
+    print(f"nodes: 0  time: {elapsed:.3f} s")
+    print(move_table(game, state, scores, shown))
+    return True
 
 
 def _solve_bridge(game: Any, state: Any, where: str) -> None:

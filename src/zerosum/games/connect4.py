@@ -30,6 +30,10 @@ With the ``fast`` extra (numba), :meth:`Connect4.compiled_engine` gives an engin
 searches to the end run in a compiled kernel (:mod:`zerosum.games.connect4_kernel`, the
 same search step for step); :func:`solve_position` and ``zerosum solve`` use it when
 :func:`zerosum.kernels.enabled` says so, and numba is imported only then.
+
+:meth:`Connect4.mirror` reflects a position left to right and
+:meth:`Connect4.canonical_key` keys a position and its mirror image alike: an opening
+book (:mod:`zerosum.book`) stores each pair once.
 """
 
 from __future__ import annotations
@@ -345,6 +349,28 @@ class Connect4:
         an odd constant and takes the top bits), so no mixing is needed here: the call
         runs at every node of a search."""
         return state[0] + state[1]
+
+    def mirror(self, state: State) -> State:
+        """Return ``state`` reflected left to right: column ``c`` becomes ``width - 1 - c``.
+
+        The rules are symmetric, so a position and its mirror image have the same value
+        and mirrored best moves."""
+        current, mask = state
+        h1, last = self._h1, self.width - 1
+        column = (1 << h1) - 1
+        flipped_current = flipped_mask = 0
+        for c in range(self.width):
+            shift = c * h1
+            to = (last - c) * h1
+            flipped_current |= ((current >> shift) & column) << to
+            flipped_mask |= ((mask >> shift) & column) << to
+        return (flipped_current, flipped_mask)
+
+    def canonical_key(self, state: State) -> int:
+        """Return one key for ``state`` and its mirror image: the smaller of their
+        :meth:`key`. An opening book (:mod:`zerosum.book`) stores each position once
+        under it, halving the book."""
+        return min(state[0] + state[1], sum(self.mirror(state)))
 
     def evaluate(self, state: State) -> int:
         """Estimate the position for the player to move by counting threats.

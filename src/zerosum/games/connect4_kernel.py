@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -40,7 +41,16 @@ import numpy.typing as npt
 
 from zerosum.game import INFINITY, MAX_PLY, WIN, WIN_THRESHOLD, IllegalMoveError, describe_state
 from zerosum.kernels import jit
-from zerosum.search.engine import Engine, EngineOptions, Limits, SearchStopped, WindowResult
+from zerosum.search.engine import (
+    Engine,
+    EngineOptions,
+    EngineResult,
+    EngineStats,
+    Limits,
+    SearchStopped,
+    WindowResult,
+)
+from zerosum.search.solve import solve
 from zerosum.search.table import DEPTH_END, EXACT, LOWER, UPPER
 
 if TYPE_CHECKING:
@@ -77,6 +87,14 @@ _MIX = 0x9E3779B97F4A7C15 - (1 << 64)
 
 _NO_LIMIT = 1 << 62
 """A node budget no search reaches."""
+
+SOLVE_SHARE = 0.5
+"""The part of a timed move's budget :meth:`KernelEngine.search` spends trying to solve
+the position before it searches with the evaluation: a proof found plays perfectly, and
+by the middle game most positions are proven in a few milliseconds."""
+
+_LEAST_TRIAL = 0.001
+"""Seconds: the shortest time limit either part of a timed move is given."""
 
 _GENERATIONS = 1 << 20
 """An entry holds the generation it was stored in: emptying the table moves to the next
@@ -532,7 +550,9 @@ class KernelEngine(Engine):
     Pass it to :func:`~zerosum.search.solve.solve` (``engine=``): the solver's probes,
     their limits and progress, its tests of the root moves and its principal variation
     all go through :meth:`search_window`. Depth-limited searches (playing with an
-    evaluation) stay with the pure engine. ``table_bits`` sizes the kernel's table."""
+    evaluation) stay with the pure engine; a timed :meth:`search` (a move in a game)
+    tries to solve the position in the kernel first. ``table_bits`` sizes the kernel's
+    table."""
 
     __slots__ = ("kernel",)
 
@@ -552,6 +572,51 @@ class KernelEngine(Engine):
         """Forget everything learnt: empty both tables."""
         super().reset()
         self.kernel.clear()
+
+    def search(
+        self, state: Any, limits: Limits | None = None, multipv: bool = False
+    ) -> EngineResult:
+        """Play a move: with a time limit, first try to solve ``state`` in the kernel for
+        :data:`SOLVE_SHARE` of the time (of the soft budget on a clock), and play a best
+        move at once if it is proven (the score exact, the depth the plies to the end);
+        otherwise, or without a time limit, deepen with the evaluation as
+        :meth:`Engine.search <zerosum.search.engine.Engine.search>` does, in the time
+        left. The statistics count both parts."""
+        game = self.game
+        if multipv or limits is None or limits.time is None or game.is_terminal(state):
+            return super().search(state, limits, multipv)
+        start = time.perf_counter()
+        planned = limits.time if limits.soft_time is None else limits.soft_time
+        trial = Limits(time=max(planned * SOLVE_SHARE, _LEAST_TRIAL), stop=limits.stop)
+        solution = solve(game, state, engine=self, best_moves=False, limits=trial)
+        if solution.proven and solution.best_moves:
+            plies = self.kernel.game.remaining_plies(state)
+            stats = EngineStats(
+                nodes=solution.nodes,
+                cutoffs=0,
+                table_hits=0,
+                table_probes=0,
+                depth=plies,
+                seldepth=plies,
+                time=solution.time,
+                hashfull=0,
+                solved=True,
+                stopped=False,
+            )
+            return EngineResult(solution.best_moves[0], solution.score, solution.pv, None, stats)
+        spent = time.perf_counter() - start
+        rest = Limits(
+            depth=limits.depth,
+            nodes=limits.nodes,
+            time=max(limits.time - spent, _LEAST_TRIAL),
+            stop=limits.stop,
+            soft_time=None if limits.soft_time is None else max(0.0, limits.soft_time - spent),
+        )
+        found = super().search(state, rest)
+        stats = replace(
+            found.stats, nodes=found.stats.nodes + solution.nodes, time=found.stats.time + spent
+        )
+        return replace(found, stats=stats)
 
     def root_moves(self, state: Any, *, every: bool = False) -> list[Any]:
         """Return the moves the search tries at ``state``, the kernel table's move first
