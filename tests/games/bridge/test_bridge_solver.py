@@ -1,5 +1,6 @@
-"""The double-dummy solver (:mod:`zerosum.games.bridge.solver`): its bounds hold and its
-tricks match plain minimax on small endings of both games; every card's value and the
+"""The double-dummy solver (:mod:`zerosum.games.bridge.solver`, searching with
+:mod:`zerosum.games.bridge.search`): its bounds hold and its tricks match plain minimax
+on small endings of both games; every card's value and the
 double-dummy table match endplay's DDS on random endings of 5 to 8 cards a hand; the
 published values of DDS's test deals (``dds_list100.txt``) are reproduced on their
 endings; and every part of the solver can be switched off without changing an answer."""
@@ -21,7 +22,6 @@ from zerosum.games.bridge.solver import (
     SolverParts,
     dd_table,
     ordered_groups,
-    quick_tricks,
     trick_bounds,
 )
 from zerosum.search.reference import alphabeta, minimax
@@ -88,17 +88,14 @@ def _won_difference(state: State) -> int:
     return -difference if state[1] & 1 else difference
 
 
-def test_quick_tricks_count_cashable_winners() -> None:
-    # north: SAKQ and HA2 against the others' spades and hearts; no trump
+def test_trick_bounds_narrow_by_the_leader_s_sure_tricks() -> None:
+    # north: SAKQ and HA2 against the others' spades and hearts; no trump: four sure
+    # tricks of five, and no trump for the opponents to hold
     hands = parse_deal("N:AKQ.A2.. J32.KQ.. T9.J3.3. 87.T9.4.")
-    assert quick_tricks(hands, 0, NOTRUMP) == 4  # three spades and a heart
-    # spades are trumps: the trumps are cashed, and west holds no trump to ruff hearts
-    assert quick_tricks(hands, 0, SPADES) == 4
-    # hearts trumps: east holds trumps and two spades, so two spade rounds are safe
-    hearts = parse_deal("N:AKQ.A2.. J3.KQ4.. T92.J3.. 87.T9.4.")
-    assert quick_tricks(hearts, 0, 1) == 3
-    state = make(hands, 0, NOTRUMP)
-    assert trick_bounds(state) == (2 * 4 - 5, 5)
+    assert trick_bounds(make(hands, 0, NOTRUMP)) == (2 * 4 - 5, 5)
+    # spades trumps led by east: east's side is sure of nothing, north's top trumps
+    # (SAKQ) leave it two tricks at most
+    assert trick_bounds(make(hands, 1, SPADES)) == (-5, 2 * 2 - 5)
 
 
 def test_bounds_hold_on_random_deals_of_every_size_by_dds() -> None:
@@ -257,9 +254,10 @@ def test_the_published_table_of_an_ending_matches_dds(deals: list[DdsDeal]) -> N
         SolverParts(sequences=False),
         SolverParts(ordering=False),
         SolverParts(bounds=False),
-        SolverParts(equivalence=False),
+        SolverParts(table=False),
+        SolverParts(partition=False),
         SolverParts(last_trick=False),
-        SolverParts(False, False, False, False, False),
+        SolverParts(False, False, False, False, False, False),
     ],
 )
 def test_every_part_can_be_switched_off(parts: SolverParts) -> None:

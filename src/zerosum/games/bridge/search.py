@@ -1,0 +1,815 @@
+"""The double-dummy search: a dedicated search of bridge card play with partition search,
+after Matthew Ginsberg's GIB (partition search, 1996) and Bo Haglund's DDS.
+
+:class:`PartitionSearch` answers one question at a time, "does the side of the seat to
+play take at least ``t`` tricks from the current trick on?", by a depth-first search of
+the cards with:
+
+* **one card per group of equivalent cards** (:func:`~.rules.sequences`), the groups
+  ordered by :func:`order_groups`;
+* **a table of tricks to come** kept at the start of each trick: a position is the
+  number of cards each seat holds in each suit and the seat on lead, and an entry holds
+  bounds on the tricks the leader's side takes *from there on*, so that positions
+  differing only in the tricks already won, or in cards already played, share it;
+* **partition search**: each answer comes with the cards whose ranks decided it (the
+  winners of tricks won by rank, the top cards a quick-trick bound counted), and the
+  table entry keeps, suit by suit, only who holds each card from the top down to the
+  lowest of those. Any position with the same suit lengths and the same holders of
+  those cards has the same answer (the same strategy, the smaller cards played in their
+  place, wins the same tricks), so one entry answers many positions;
+* **quick tricks** (:func:`sure_tricks`) as a lower bound and the top trumps of an
+  opponent (or, without trumps, the opponents' top cards in every suit the leader
+  holds: DDS's "later tricks") as an upper bound, each with the cards that decided it;
+* **the last trick played out** with no search.
+
+Its scores are tricks still to come, never the final difference: the caller adds the
+tricks already won (:class:`~.solver.DoubleDummySolver` does).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from zerosum.games.bridge.rules import NOTRUMP, RANKS, SUIT_MASKS, SUIT_OF, State, sequences
+from zerosum.search.engine import Limits, SearchStopped, StopReason
+
+__all__ = [
+    "PartitionSearch",
+    "order_groups",
+    "sure_tricks",
+    "top_trumps",
+]
+
+_SUIT = (1 << RANKS) - 1
+"""A suit's cards once shifted down: 13 bits."""
+
+_ENTRIES_KEPT = 1 << 21
+"""Table entries a search keeps at most; past this many the table starts again."""
+
+_CARDS = (1 << 52) - 1
+"""Every card: a card set's bits below a sort key's."""
+
+_SUITS = (0, 1, 2, 3)
+"""Every suit."""
+
+_ONE_SUIT = ((0,), (1,), (2,), (3,))
+"""``_ONE_SUIT[suit]``: that suit alone."""
+
+_PLACES_KEPT = 1 << 18
+"""Trick starts whose table key and bounds a search remembers (the questions of a solve
+come back to the same positions); past this many the memory starts again."""
+
+_POLL_NODES = 1 << 12
+"""How often (in nodes) a search with limits reads the clock and the stop signal."""
+
+
+def _top(mask: int) -> int:
+    """The highest bit of a non-empty ``mask``."""
+    return 1 << mask.bit_length() - 1
+
+
+def _top_cards(held: int, count: int) -> int:
+    """The ``count`` highest cards of ``held``."""
+    found = 0
+    for _ in range(count):
+        top = _top(held)
+        held ^= top
+        found |= top
+    return found
+
+
+def _cashing(hands: Sequence[int], seat: int, trump: int) -> tuple[list[int], int]:
+    """The rounds ``seat`` wins in each suit by leading it from the top (see
+    :func:`sure_tricks`), suit by suit, and the cards whose ranks decide them: in a suit
+    it holds, its cards above all of the other hands' while they follow (as many as the
+    longest of them holds, or as it holds above them), every card of it once theirs
+    have run out, and in a side suit no more rounds than the shortest holding of a hand
+    that could ruff."""
+    mine = hands[seat]
+    seats = len(hands)
+    ruffers = []
+    if trump != NOTRUMP:
+        trumps = SUIT_MASKS[trump]
+        ruffers = [hand for other, hand in enumerate(hands) if other != seat and hand & trumps]
+    rounds = [0, 0, 0, 0]
+    relevant = 0
+    for suit, mask in enumerate(SUIT_MASKS):
+        held = mine & mask
+        if not held:
+            continue
+        rest = 0
+        longest = 0
+        for other in range(seats):
+            if other != seat:
+                holding = hands[other] & mask
+                rest |= holding
+                length = holding.bit_count()
+                if length > longest:  # noqa: PLR1730 - a compare is cheaper than calling max
+                    longest = length
+        winners = (held >> rest.bit_length()).bit_count()
+        if winners >= longest:
+            cash, counted = held.bit_count(), longest
+        else:
+            cash = counted = winners
+        if ruffers and suit != trump:
+            for hand in ruffers:
+                length = (hand & mask).bit_count()
+                if length < cash:  # noqa: PLR1730 - a compare is cheaper than calling min
+                    cash = length
+        if cash:
+            rounds[suit] = cash
+            relevant |= _top_cards(held, counted)
+    return rounds, relevant
+
+
+def top_trumps(hands: Sequence[int], seat: int, trump: int) -> tuple[int, int]:
+    """Return how many of the highest trumps still in ``hands`` are in ``seat``'s hand,
+    and those trumps (a card set)."""
+    mask = SUIT_MASKS[trump]
+    held = hands[seat] & mask
+    if not held:
+        return 0, 0
+    rest = 0
+    for other, hand in enumerate(hands):
+        if other != seat:
+            rest |= hand & mask
+    count = (held >> rest.bit_length()).bit_count()
+    return count, _top_cards(held, count)
+
+
+def sure_tricks(hands: Sequence[int], seat: int, trump: int) -> tuple[int, int]:
+    """Return tricks the side of ``seat`` is sure to take when ``seat`` leads a new
+    trick, the most of three plans, each a strategy that wins that many tricks whatever
+    the others do; with the cards whose ranks the plan counts on (a card set): any
+    position with the same number of cards in each suit in each hand and the same
+    holders of these cards and every higher one has the same plan.
+
+    *Cashing*: ``seat`` leads its winners suit by suit from the top, and in a suit other
+    than trumps no more rounds than the shortest holding of another hand that holds
+    trumps (partner's too, whose ruff would take the lead), so that every round wins and
+    ``seat`` keeps the lead; a hand that runs out of a suit and discards only makes the
+    other suits better. *Both hands' cashing*: ``seat`` cashes as above the suits in
+    which partner cashes nothing and follows every round, then leads a suit in which
+    partner cashes at least one round, and partner, on lead after winning it, cashes as
+    above (that trick is partner's first round of the suit). *Top trumps*: a hand of the
+    side holding the ``k`` highest trumps still in play takes ``k`` tricks by keeping
+    them to the end (a top trump wins the trick it is played to, and its holder may play
+    it once void or when trumps are led)."""
+    cashing, relevant = _cashing(hands, seat, trump)
+    total = sum(cashing)
+    if len(hands) == 4:
+        mine, partner = hands[seat], hands[seat ^ 2]
+        theirs, their_ranks = _cashing(hands, seat ^ 2, trump)
+        if any(rounds and mine & SUIT_MASKS[suit] for suit, rounds in enumerate(theirs)):
+            # first the suits only seat cashes, where partner follows every round (a
+            # discard might be one of partner's winners), then partner's
+            first = 0
+            first_ranks = 0
+            for suit, rounds in enumerate(cashing):
+                mask = SUIT_MASKS[suit]
+                if rounds and not theirs[suit] and (partner & mask).bit_count() >= rounds:
+                    first += rounds
+                    first_ranks |= relevant & mask
+            both = first + sum(theirs)
+            if both > total:
+                total, relevant = both, first_ranks | their_ranks
+    if trump != NOTRUMP:
+        for member in (seat,) if len(hands) == 2 else (seat, seat ^ 2):
+            count, ranks = top_trumps(hands, member, trump)
+            if count > total:
+                total, relevant = count, ranks
+    return total, relevant
+
+
+def order_groups(
+    hands: Sequence[int], seat: int, trick: Sequence[int], trump: int, groups: list[int]
+) -> list[int]:
+    """Return ``groups`` (of equivalent cards ``seat`` may play to ``trick``, the cards
+    on the table from its leader on) most promising first.
+
+    A leader cashes its top cards (trumps first in a trump contract, and side suits
+    an opponent would ruff last), leads low to the top cards of its partner or towards
+    partner's ruff, and otherwise leads its highest cards, through the opponent holding
+    the suit's top card (the leader's left-hand opponent) before up to it (the right-hand
+    opponent), trumps last. A follower takes the trick with the cheapest card no
+    opponent still to play can beat, unless partner already holds it so; last to play
+    it wins as cheaply as it can or plays low; and low cards (trumps last) come before
+    wasted high ones, a discard from the longest side suit first."""
+    if len(groups) < 2:
+        return groups
+    if trick:
+        return _follows(hands, seat, trick, trump, groups)
+    seats = len(hands)
+    partner = hands[(seat + 2) % 4] if seats == 4 else 0
+    mine = hands[seat]
+    everyone = 0
+    for hand in hands:
+        everyone |= hand
+    ranked = []
+    for group in groups:
+        low = group & -group
+        card = low.bit_length() - 1
+        suit = SUIT_OF[card]
+        live = everyone & SUIT_MASKS[suit]
+        top = _top(live)
+        if top & group:
+            # a top card: cash it (trumps first), unless an opponent void in a side
+            # suit ruffs it
+            ruffed = trump not in (suit, NOTRUMP) and _opponent_ruffs(hands, seat, trump, suit)
+            rank = 5 if ruffed else (0 if suit == trump else 2)
+        elif top & partner and not (mine & SUIT_MASKS[suit]) & (group - 1):
+            rank = 3  # the lowest card towards partner's winner
+        elif (
+            trump not in (suit, NOTRUMP)
+            and partner
+            and not partner & SUIT_MASKS[suit]
+            and partner & SUIT_MASKS[trump]
+        ):
+            rank = 4  # partner ruffs
+        elif suit == trump:
+            rank = 7
+        else:
+            # lead through the opponent holding the top card (on the left), not up to it
+            rank = 6 if seats == 4 and top & hands[(seat + 3) % 4] else 5
+        ranked.append((rank, -(card % RANKS) if rank in (0, 2, 5, 6) else card % RANKS, group))
+    ranked.sort()
+    return [group for _, _, group in ranked]
+
+
+def _opponent_ruffs(hands: Sequence[int], seat: int, trump: int, suit: int) -> bool:
+    """Whether an opponent of ``seat`` is void in ``suit`` and holds a trump."""
+    for other, held in enumerate(hands):
+        if (other ^ seat) & 1 and not held & SUIT_MASKS[suit] and held & SUIT_MASKS[trump]:
+            return True
+    return False
+
+
+def _follows(
+    hands: Sequence[int], seat: int, trick: Sequence[int], trump: int, groups: list[int]
+) -> list[int]:
+    """A follower's groups, the most promising first (see :func:`order_groups`)."""
+    best = trick[0]
+    at = 0
+    for i in range(1, len(trick)):
+        played = trick[i]
+        if SUIT_OF[played] == SUIT_OF[best]:
+            if played > best:
+                best, at = played, i
+        elif SUIT_OF[played] == trump:
+            best, at = played, i
+    return _ranked_follows(hands, seat, trick, trump, groups, best, at)
+
+
+def _ranked_follows(  # noqa: PLR0917 - the search's hot path calls it positionally
+    hands: Sequence[int],
+    seat: int,
+    trick: Sequence[int],
+    trump: int,
+    groups: list[int],
+    best: int,
+    at: int,
+) -> list[int]:
+    """:func:`_follows` with the card winning the trick so far, ``best`` (the ``at``-th
+    card of ``trick``), already known (the search keeps it)."""
+    seats = len(hands)
+    count = len(trick)
+    best_suit = SUIT_OF[best]
+    led = SUIT_OF[trick[0]]
+    led_mask = SUIT_MASKS[led]
+    trumps = SUIT_MASKS[trump] if trump != NOTRUMP else 0
+    # what the opponents still to play can beat, read once: a card of the suit led
+    # below ``over_led`` (or any, when one of them can ruff it), a trump below
+    # ``over_trump`` played on another suit
+    over_led = over_trump = -1
+    ruffs = False
+    for offset in range(1, seats - count):
+        other = seat + offset
+        if (other ^ seat) & 1:
+            held_there = hands[other % seats]
+            follows = held_there & led_mask
+            if follows:
+                top = follows.bit_length() - 1
+                if top > over_led:  # noqa: PLR1730 - a compare is cheaper than calling max
+                    over_led = top
+            elif held_there & trumps:
+                ruffs = led != trump
+                top = (held_there & trumps).bit_length() - 1
+                if top > over_trump:  # noqa: PLR1730 - a compare is cheaper than calling max
+                    over_trump = top
+    hand = hands[seat]
+    # partner's card holds the trick whatever the opponents still to play do: play low
+    if (count - at) & 1:
+        held = False
+    elif best_suit == led:
+        held = best > over_led and not ruffs
+    else:
+        held = best > over_trump
+    second = count == 1 and seats == 4
+    if groups[0] & led_mask:
+        # following suit: the ranks below split the groups at a card's rank, so
+        # cutting the rising list up is their order
+        rising = sorted(groups)
+        if best_suit != led:
+            return rising
+        beat = 1 << best
+        losers = [group for group in rising if group < beat]
+        beaters = rising[len(losers) :]
+        if held:
+            return losers + beaters
+        if ruffs:
+            return losers + beaters if second else beaters + losers
+        sure = 1 << over_led if over_led > best else beat
+        unsure = [group for group in beaters if group < sure]
+        winners = beaters[len(unsure) :]
+        return winners + losers + unsure if second else winners + unsure + losers
+    ranked = []
+    for group in groups:
+        card = (group & -group).bit_length() - 1
+        suit = SUIT_OF[card]
+        cheap = card % RANKS + 16
+        if suit == trump:
+            cheap += RANKS
+        elif suit != led:
+            # a discard: from the longest side suit, the one least likely to hold a winner
+            cheap -= (hand & SUIT_MASKS[suit]).bit_count()
+        beats = card > best if suit == best_suit else suit == trump
+        if not beats:
+            rank = 2
+        elif held:
+            rank = 3
+        elif card > (over_led if suit == led else over_trump) and not (ruffs and suit == led):
+            rank = 0  # the cheapest sure winner
+        elif suit == led and not second:
+            rank = 1
+        else:
+            rank = 2
+        ranked.append((rank << 6 | cheap) << 52 | group)
+    ranked.sort()
+    return [key & _CARDS for key in ranked]
+
+
+def _owners(holdings: tuple[int, ...]) -> int:
+    """A suit's holdings as one int: for each card still in play from the highest down,
+    the seat that holds it (two bits), after a leading 1."""
+    live = 0
+    for holding in holdings:
+        live |= holding
+    code = 1
+    while live:
+        top = _top(live)
+        live ^= top
+        for seat, holding in enumerate(holdings):
+            if holding & top:
+                code = code << 2 | seat
+                break
+    return code
+
+
+class _LimitError(Exception):
+    """A limit struck inside a search (unwinds it; turned into :class:`SearchStopped`)."""
+
+    def __init__(self, reason: StopReason) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class PartitionSearch:
+    """The dedicated double-dummy search of one strain (see the module notes), its table
+    kept from question to question.
+
+    ``seats`` is 4 (double dummy) or 2 (two-player card play), ``trump`` the strain.
+    The switches measure what each addition is worth: ``sequences`` one card per group
+    of equivalent cards, ``ordering`` :func:`order_groups`, ``bounds`` the quick-trick
+    and later-trick bounds, ``table`` the table of tricks to come, ``partition`` its
+    entries keeping only the cards that decided them (else every card's holder),
+    ``last_trick`` the last trick played out. ``nodes`` counts the positions searched
+    (a card about to be played, or a trick about to start) over every question."""
+
+    def __init__(
+        self,
+        seats: int,
+        trump: int,
+        *,
+        sequences: bool = True,
+        ordering: bool = True,
+        bounds: bool = True,
+        table: bool = True,
+        partition: bool = True,
+        last_trick: bool = True,
+    ) -> None:
+        self.seats = seats
+        self.trump = trump
+        self.sequences = sequences
+        self.ordering = ordering
+        self.bounds = bounds
+        self.use_table = table
+        self.partition = partition
+        self.last_trick = last_trick
+        self.nodes = 0
+        self.entries = 0
+        self._table: dict[int, list[list[int]]] = {}
+        self._places: dict[tuple[int, ...], tuple[Any, ...]] = {}
+        self._codes: dict[int, tuple[int, int, tuple[int, ...]]] = {}
+        self._bounds: dict[tuple[tuple[int, ...], int], tuple[int, int, int, int]] = {}
+        self._hands: list[int] = []
+        self._trick: list[int] = []
+        self._runs: dict[int, list[int]] = {}
+        self._next_poll = 1 << 62
+        self._deadline: float | None = None
+        self._node_limit: int | None = None
+        self._limits: Limits | None = None
+
+    def at_least(self, state: State, tricks: int, limits: Limits | None = None) -> bool:
+        """Tell whether the side of the seat to play in ``state`` takes at least
+        ``tricks`` tricks from the current trick on (those already won not counted).
+
+        ``limits`` (time, nodes, a stop signal) bound the search, which raises
+        :class:`~zerosum.search.engine.SearchStopped` when one strikes; the table keeps
+        what finished before."""
+        hands, seat, trick = state[0], state[1], state[2]
+        seats = self.seats
+        left = hands[seat].bit_count()
+        if tricks <= 0:
+            return True
+        if tricks > left:
+            return False
+        start = self.nodes
+        self._arm(limits)
+        leader = (seat - len(trick)) % seats
+        self._hands = list(hands)
+        self._trick = []
+        try:
+            if not trick:
+                return self._lead(leader, tricks)[0]
+            best, best_at, ranked = -1, 0, False
+            for at, played in enumerate(trick):
+                best, best_at, ranked = _step(best, best_at, ranked, played, at, self.trump)
+                self._trick.append(played)
+            live = 0
+            for hand in hands:
+                live |= hand
+            for played in trick:
+                live |= 1 << played
+            ours = (seat ^ leader) & 1 == 0
+            target = tricks if ours else left - tricks + 1
+            found = self._play(leader, len(trick), best, best_at, ranked, target, left, live)[0]
+            return found if ours else not found
+        except _LimitError as stop:
+            raise SearchStopped(stop.reason, self.nodes - start) from None
+
+    def _arm(self, limits: Limits | None) -> None:
+        """Set the limits of the next search."""
+        self._limits = limits
+        if limits is None or (limits.time is None and limits.nodes is None and limits.stop is None):
+            self._next_poll = 1 << 62
+            return
+        self._deadline = time.perf_counter() + limits.time if limits.time is not None else None
+        self._node_limit = self.nodes + limits.nodes if limits.nodes is not None else None
+        self._next_poll = self.nodes + _POLL_NODES
+        if self._node_limit is not None:
+            self._next_poll = min(self._next_poll, self._node_limit)
+
+    def _poll(self) -> None:
+        """Read the limits; raise :class:`_LimitError` when one has struck."""
+        limits = self._limits
+        assert limits is not None
+        if self._node_limit is not None and self.nodes >= self._node_limit:
+            raise _LimitError("nodes")
+        if limits.stop is not None and limits.stop.is_set():
+            raise _LimitError("stop")
+        if self._deadline is not None and time.perf_counter() >= self._deadline:
+            raise _LimitError("time")
+        self._next_poll = self.nodes + _POLL_NODES
+        if self._node_limit is not None:
+            self._next_poll = min(self._next_poll, self._node_limit)
+
+    def _lead(self, leader: int, target: int) -> tuple[bool, int]:
+        """Whether the side of ``leader``, on lead to a new trick, takes ``target`` of
+        the tricks left; with the cards whose ranks decided it (a card set)."""
+        hands = self._hands
+        left = hands[leader].bit_count()
+        if target <= 0:
+            return True, 0
+        if target > left:
+            return False, 0
+        self.nodes += 1
+        if self.nodes >= self._next_poll:
+            self._poll()
+        trump = self.trump
+        if left == 1 and self.last_trick:
+            return self._last(leader)
+        place = None
+        held = tuple(hands)
+        if self.use_table:
+            place = self._places.get(held)
+            if place is None:
+                if len(self._places) >= _PLACES_KEPT:
+                    self._places.clear()
+                    self._bounds.clear()
+                place = self._places[held] = _place(held, self._codes)
+            bucket = self._table.get(place[0] << 2 | leader)
+            if bucket is not None:
+                c0, c1, c2, c3 = place[1], place[2], place[3], place[4]
+                for entry in bucket:
+                    if (
+                        c0 >> entry[2] == entry[6]
+                        and c1 >> entry[3] == entry[7]
+                        and c2 >> entry[4] == entry[8]
+                        and c3 >> entry[5] == entry[9]
+                    ):
+                        if entry[0] >= target:
+                            return True, _entry_cards(entry, place)
+                        if entry[1] < target:
+                            return False, _entry_cards(entry, place)
+        if self.bounds:
+            bounds = self._bounds.get((held, leader))
+            if bounds is None:
+                bounds = self._bounds[held, leader] = (
+                    *sure_tricks(hands, leader, trump),
+                    *self._later_tricks(leader),
+                )
+            if bounds[0] >= target:
+                return True, bounds[1]
+            if left - bounds[2] < target:
+                return False, bounds[3]
+        live = 0
+        for hand in hands:
+            live |= hand
+        found, relevant = self._play(leader, 0, -1, 0, False, target, left, live)
+        if place is not None:
+            self._store(place, leader, found, target, left, relevant)
+        return found, relevant
+
+    def _later_tricks(self, leader: int) -> tuple[int, int]:
+        """Tricks the side of ``leader``, on lead, is sure to lose, with the cards that
+        decide it: the top trumps one opponent holds; when the leader's side holds no
+        trump, one trick if an opponent holds the top card of every suit the leader
+        holds (whatever is led, that opponent follows with it and wins: DDS's "later
+        tricks")."""
+        hands = self._hands
+        trump = self.trump
+        seats = self.seats
+        mine = hands[leader]
+        ours = mine | (hands[leader ^ 2] if seats == 4 else 0)
+        theirs = hands[leader ^ 1] | (hands[leader ^ 3] if seats == 4 else 0)
+        if trump != NOTRUMP:
+            most, relevant = 0, 0
+            for other in (leader ^ 1, leader ^ 3) if seats == 4 else (leader ^ 1,):
+                count, ranks = top_trumps(hands, other, trump)
+                if count > most:
+                    most, relevant = count, ranks
+            if most or ours & SUIT_MASKS[trump]:
+                return most, relevant
+        everyone = 0
+        for hand in hands:
+            everyone |= hand
+        relevant = 0
+        for mask in SUIT_MASKS:
+            if mine & mask:
+                top = _top(everyone & mask)
+                if not top & theirs:
+                    return 0, 0
+                relevant |= top
+        return 1, relevant
+
+    def _last(self, leader: int) -> tuple[bool, int]:
+        """The last trick played out: whether the leader's side wins it, and the
+        winning card when it won by rank."""
+        hands = self._hands
+        seats = self.seats
+        trump = self.trump
+        best, best_at, ranked = -1, 0, False
+        for at in range(seats):
+            played = hands[(leader + at) % seats].bit_length() - 1
+            best, best_at, ranked = _step(best, best_at, ranked, played, at, trump)
+        return (best_at & 1 == 0), (1 << best if ranked else 0)
+
+    def _play(  # noqa: PLR0917 - the hot path: positional arguments are the cheapest
+        self,
+        leader: int,
+        count: int,
+        best: int,
+        best_at: int,
+        ranked: bool,
+        target: int,
+        left: int,
+        live: int,
+    ) -> tuple[bool, int]:
+        """Whether the leader's side takes ``target`` of the ``left`` tricks, ``count``
+        cards of the current trick played (``best`` winning it so far, at ``best_at``,
+        ``ranked`` if by rank), ``live`` the cards in play at the trick's start; with
+        the cards whose ranks decided it."""
+        hands = self._hands
+        trick = self._trick
+        seats = self.seats
+        trump = self.trump
+        seat = (leader + count) % seats
+        hand = hands[seat]
+        legal = hand
+        suits: Sequence[int] = _SUITS
+        if count:
+            led = SUIT_OF[trick[0]]
+            follow = hand & SUIT_MASKS[led]
+            if follow:
+                legal = follow
+                suits = _ONE_SUIT[led]
+        if self.sequences:
+            others = live ^ hand
+            runs = self._runs
+            groups = []
+            for suit in suits:
+                mask = SUIT_MASKS[suit]
+                mine = legal & mask
+                if mine:
+                    # cards in their places: the key tells the suit apart
+                    key = mine << 52 | others & mask
+                    split = runs.get(key)
+                    if split is None:
+                        split = runs[key] = sequences(mine, others & mask)
+                    groups += split
+        else:
+            groups = []
+            rest = legal
+            while rest:
+                low = rest & -rest
+                groups.append(low)
+                rest ^= low
+        if self.ordering and len(groups) > 1:
+            if count:
+                groups = _ranked_follows(hands, seat, trick, trump, groups, best, best_at)
+            else:
+                groups = order_groups(hands, seat, trick, trump, groups)
+        maximizing = (seat ^ leader) & 1 == 0
+        last = count == seats - 1
+        union = 0
+        best_suit = SUIT_OF[best] if count else -1
+        for group in groups:
+            low = group & -group
+            played = low.bit_length() - 1
+            hands[seat] = hand ^ low
+            trick.append(played)
+            # the card winning the trick now (_step inlined: it runs for every card)
+            if not count:
+                new_best, new_at, new_ranked = played, 0, False
+            elif SUIT_OF[played] == best_suit:
+                if played > best:
+                    new_best, new_at, new_ranked = played, count, True
+                else:
+                    new_best, new_at, new_ranked = best, best_at, True
+            elif SUIT_OF[played] == trump:
+                new_best, new_at, new_ranked = played, count, False
+            else:
+                new_best, new_at, new_ranked = best, best_at, ranked
+            if last:
+                winner = (leader + new_at) % seats
+                self._trick = []
+                if new_at & 1 == 0:
+                    found, relevant = self._lead(winner, target - 1)
+                else:
+                    found, relevant = self._lead(winner, left - target)
+                    found = not found
+                self._trick = trick
+                if new_ranked:
+                    relevant |= 1 << new_best
+            else:
+                self.nodes += 1
+                if self.nodes >= self._next_poll:
+                    self._poll()
+                found, relevant = self._play(
+                    leader, count + 1, new_best, new_at, new_ranked, target, left, live
+                )
+            trick.pop()
+            hands[seat] = hand
+            if found == maximizing:
+                return found, relevant
+            union |= relevant
+        return not maximizing, union
+
+    def _store(  # noqa: PLR0917 - called once a searched trick start, with what it found
+        self,
+        place: tuple[Any, ...],
+        leader: int,
+        found: bool,
+        target: int,
+        left: int,
+        relevant: int,
+    ) -> None:
+        """Keep what a search of a trick's start proved: at least ``target`` tricks if
+        ``found``, else at most ``target - 1``, for any position with the same suit
+        lengths and the same holders of the cards from the top of each suit down to the
+        lowest of ``relevant``."""
+        entry = [0, left, 0, 0, 0, 0, 0, 0, 0, 0]
+        if found:
+            entry[0] = target
+        else:
+            entry[1] = target - 1
+        partition = self.partition
+        for suit in range(4):
+            count = place[9 + suit]
+            kept = count
+            if partition:
+                ranks = relevant & SUIT_MASKS[suit]
+                kept = 0
+                if ranks:
+                    kept = (place[5 + suit][count] & -(ranks & -ranks)).bit_count()
+            shift = 2 * (count - kept)
+            entry[2 + suit] = shift
+            entry[6 + suit] = place[1 + suit] >> shift
+        key = place[0] << 2 | leader
+        bucket = self._table.get(key)
+        if bucket is None:
+            if self.entries >= _ENTRIES_KEPT:
+                self._table.clear()
+                self.entries = 0
+            self._table[key] = [entry]
+            self.entries += 1
+            return
+        for kept_entry in bucket:
+            if kept_entry[2:] == entry[2:]:
+                if found:
+                    kept_entry[0] = max(kept_entry[0], target)
+                else:
+                    kept_entry[1] = min(kept_entry[1], target - 1)
+                return
+        bucket.append(entry)
+        self.entries += 1
+
+
+def _step(  # noqa: PLR0917 - called for every card played: positional is cheapest
+    best: int, best_at: int, ranked: bool, played: int, at: int, trump: int
+) -> tuple[int, int, bool]:
+    """The card winning a trick once ``played`` (its ``at``-th card) joins it: the card,
+    its place, and whether it wins by rank (it beats a card of its own suit), given the
+    same of the cards before (``best`` -1 for none)."""
+    if best < 0:
+        return played, at, False
+    suit = SUIT_OF[played]
+    if suit == SUIT_OF[best]:
+        if played > best:
+            return played, at, True
+        return best, best_at, True
+    if suit == trump:
+        return played, at, False
+    return best, best_at, ranked
+
+
+def _place(
+    hands: tuple[int, ...], known: dict[int, tuple[int, int, tuple[int, ...]]]
+) -> tuple[Any, ...]:
+    """What the table reads of a trick's start with these ``hands``: the seats' lengths
+    in each suit as one int (four bits a seat, sixteen a suit); then suit by suit who
+    holds each card still in play (:func:`_owners`); then suit by suit the highest
+    ``k`` cards still in play for each ``k`` (``tops[k]``, a card set); then the number
+    of cards still in play in each suit. A suit's part is remembered in ``known``."""
+    lengths = 0
+    codes = []
+    tops = []
+    counts = []
+    for suit in range(4):
+        shift = RANKS * suit
+        key = suit
+        for hand in hands:
+            key = key << RANKS | hand >> shift & _SUIT
+        found = known.get(key)
+        if found is None:
+            holdings = tuple(hand >> shift & _SUIT for hand in hands)
+            found = known[key] = _suit_part(holdings, shift)
+        lengths = lengths << 16 | found[1]
+        codes.append(found[0])
+        tops.append(found[2])
+        counts.append(len(found[2]) - 1)
+    return (lengths, *codes, *tops, *counts)
+
+
+def _suit_part(holdings: tuple[int, ...], shift: int) -> tuple[int, int, tuple[int, ...]]:
+    """A suit's part of :func:`_place`, its seats' cards of it ``holdings`` (shifted
+    down by ``shift``): the holders' code, the seats' lengths (four bits each, the
+    first seat highest, as if there were four) and the highest ``k`` cards still in
+    play for each ``k``."""
+    lengths = 0
+    live = 0
+    for holding in holdings:
+        lengths = lengths << 4 | holding.bit_count()
+        live |= holding
+    lengths <<= 4 * (4 - len(holdings))
+    tops = [0]
+    while live:
+        top = _top(live)
+        live ^= top
+        tops.append(tops[-1] | top << shift)
+    return _owners(holdings), lengths, tuple(tops)
+
+
+def _entry_cards(entry: list[int], place: tuple[Any, ...]) -> int:
+    """The cards a table entry's answer rests on at the trick's start ``place``
+    (:func:`_place`): in each suit the highest cards still in play, as many as the
+    entry keeps the holders of."""
+    relevant: int = (
+        place[5][place[9] - (entry[2] >> 1)]
+        | place[6][place[10] - (entry[3] >> 1)]
+        | place[7][place[11] - (entry[4] >> 1)]
+        | place[8][place[12] - (entry[5] >> 1)]
+    )
+    return relevant

@@ -1,0 +1,213 @@
+"""The dedicated double-dummy search (:mod:`zerosum.games.bridge.search`): every answer
+of :class:`PartitionSearch` matches plain minimax, with a fresh table and with one table
+shared by many deals (where partition search answers a position from entries another
+deal stored); the sure tricks and the cards they count on hold; the engine's solver
+drives the search through ``window_value``; and limits stop it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from bridge_oracle import Card, side_zero_tricks
+
+from zerosum.games.bitboards import bit_indices
+from zerosum.games.bridge import DoubleDummy, State, TwoPlayerBridge
+from zerosum.games.bridge.notation import parse_deal
+from zerosum.games.bridge.rules import (
+    NOTRUMP,
+    SPADES,
+    equivalent_groups,
+    make,
+    random_hands,
+)
+from zerosum.games.bridge.search import PartitionSearch, order_groups, sure_tricks
+from zerosum.games.bridge.solver import SolverRules
+from zerosum.search.engine import Limits, SearchStopped
+from zerosum.search.reference import minimax
+from zerosum.search.solve import solve
+
+Game = DoubleDummy | TwoPlayerBridge
+
+
+def _mover_tricks(game: Game, state: State) -> int:
+    """The tricks the side to move takes from the current trick on, by plain minimax
+    (whose value is the final difference in tricks for the side to move)."""
+    score = minimax(game, state).score
+    hands, seat, _, won0, won1, _ = state
+    won = won1 if seat & 1 else won0
+    return (score + won0 + won1 + hands[seat].bit_count()) // 2 - won
+
+
+def _random_state(game: Game, rng: random.Random) -> State:
+    """A state a few random cards into the game's deal, often in the middle of a trick."""
+    state = game.initial_state()
+    for _ in range(rng.randrange(4)):
+        state = game.result(state, rng.choice(game.actions(state)))
+    return state
+
+
+def _answers(search: PartitionSearch, state: State) -> list[bool]:
+    """The search's answer to "at least t tricks?" for every t from 0 to the tricks left."""
+    left = state[0][state[1]].bit_count()
+    return [search.at_least(state, tricks) for tricks in range(left + 1)]
+
+
+def _oracle_tricks(state: State) -> int:
+    """The tricks the side to move takes from the current trick on, by the tests' own
+    exhaustive solver (:mod:`bridge_oracle`), which knows nothing of zerosum's search."""
+    hands, seat, trick, _, _, trump = state
+    seats = len(hands)
+
+    def cards(held: int) -> frozenset[Card]:
+        return frozenset((card // 13, card % 13 + 2) for card in bit_indices(held))
+
+    leader = (seat - len(trick)) % seats
+    played = tuple((card // 13, card % 13 + 2) for card in trick)
+    first = side_zero_tricks(tuple(cards(hand) for hand in hands), leader, trump, played)
+    return first if seat % 2 == 0 else hands[seat].bit_count() - first
+
+
+def _alike(hands: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
+    """A deal with as many cards of each suit in each hand as ``hands``, the ranks drawn
+    at random: such deals share the search's table keys, so that its entries are asked
+    about positions other than those that stored them."""
+    dealt = [0] * len(hands)
+    for suit in range(4):
+        lengths = [(hand >> 13 * suit & 0x1FFF).bit_count() for hand in hands]
+        ranks = rng.sample(range(13), sum(lengths))
+        for seat, length in enumerate(lengths):
+            for rank in ranks[:length]:
+                dealt[seat] |= 1 << 13 * suit + rank
+            ranks = ranks[length:]
+    return tuple(dealt)
+
+
+@pytest.mark.parametrize(("seats", "cards"), [(4, 4), (2, 6)])
+def test_one_table_shared_by_deals_alike_answers_as_an_exhaustive_search(
+    seats: int, cards: int
+) -> None:
+    # one search per strain for 120 deals of the same suit lengths: they meet in its
+    # table, and an entry that kept too few cards' holders would answer a later deal
+    # wrongly (keeping none, or only each suit's highest, fails here)
+    rng = random.Random(seats)
+    base = random_hands(rng, seats, cards)
+    searches = {strain: PartitionSearch(seats, strain) for strain in range(5)}
+    game: Game = DoubleDummy() if seats == 4 else TwoPlayerBridge()
+    reused = 0
+    for seed in range(120):
+        strain = rng.randrange(5)
+        state = make(_alike(base, rng), rng.randrange(seats), strain)
+        for _ in range(rng.randrange(3)):
+            state = game.result(state, rng.choice(game.actions(state)))
+        search = searches[strain]
+        entries = search.entries
+        expected = _oracle_tricks(state)
+        left = state[0][state[1]].bit_count()
+        assert _answers(search, state) == [t <= expected for t in range(left + 1)], seed
+        reused += search.entries == entries  # answered with nothing new stored
+    assert reused > 10
+
+
+def test_a_fresh_search_matches_minimax_with_every_part_switched_off() -> None:
+    switches = ("sequences", "ordering", "bounds", "table", "partition", "last_trick")
+    for seed in range(12):
+        rng = random.Random(seed)
+        game = DoubleDummy(seed=seed, cards=3, trump=rng.choice("SHDCN"), leader=rng.choice("NESW"))
+        state = _random_state(game, rng)
+        expected = _mover_tricks(game, state)
+        left = state[0][state[1]].bit_count()
+        for off in switches:
+            search = PartitionSearch(4, state[5], **{off: False})  # type: ignore[arg-type]
+            assert _answers(search, state) == [t <= expected for t in range(left + 1)], off
+
+
+def test_sure_tricks_and_the_cards_they_count_on() -> None:
+    # north: SAKQ and HA2 against the others' spades and hearts; no trump
+    hands = parse_deal("N:AKQ.A2.. J32.KQ.. T9.J3.3. 87.T9.4.")
+    tricks, cards = sure_tricks(hands, 0, NOTRUMP)
+    assert tricks == 4  # three spades and a heart
+    # the three top spades (east's three spades make all three count) and the heart ace
+    assert cards == sum(1 << card for card in (12, 11, 10, 13 + 12))
+    # spades are trumps: north's top trumps, or the same cashing; west has no trump
+    assert sure_tricks(hands, 0, SPADES)[0] == 4
+    # hearts trumps: east holds trumps and two spades, so two spade rounds are safe
+    hearts = parse_deal("N:AKQ.A2.. J3.KQ4.. T92.J3.. 87.T9.4.")
+    assert sure_tricks(hearts, 0, 1)[0] == 3
+
+
+def test_sure_tricks_hold_wherever_their_cards_are_held_alike() -> None:
+    # moving the cards below the ones counted on between the hands (suit lengths kept)
+    # never takes the sure tricks away: the property partition search relies on
+    rng = random.Random(7)
+    for seed in range(200):
+        hands = random_hands(random.Random(seed), 4, 6)
+        seat, trump = rng.randrange(4), rng.randrange(5)
+        tricks, cards = sure_tricks(hands, seat, trump)
+        shuffled = _shuffle_below(hands, cards, rng)
+        assert sure_tricks(shuffled, seat, trump)[0] >= tricks, (seed, hands, shuffled)
+
+
+def _shuffle_below(hands: tuple[int, ...], cards: int, rng: random.Random) -> tuple[int, ...]:
+    """``hands`` with, in each suit, the cards below the lowest of ``cards`` (all the
+    suit's when none) dealt again among their holders, each keeping its count."""
+    held = list(hands)
+    for suit in range(4):
+        mask = ((1 << 13) - 1) << 13 * suit
+        kept = cards & mask
+        floor = (kept & -kept) if kept else 1 << 13 * (suit + 1)
+        low = [card for card in range(13 * suit, 13 * (suit + 1)) if 1 << card < floor]
+        pool = [card for card in low if any(hand >> card & 1 for hand in hands)]
+        owners = [seat for card in pool for seat in range(4) if hands[seat] >> card & 1]
+        rng.shuffle(owners)
+        for card in pool:
+            for seat in range(4):
+                held[seat] &= ~(1 << card)
+        for card, seat in zip(pool, owners, strict=True):
+            held[seat] |= 1 << card
+    return tuple(held)
+
+
+def test_the_order_of_the_cards_does_not_depend_on_where_the_table_starts() -> None:
+    # the same position with every hand one seat further round is the same problem:
+    # the order must match (it once told the leader's left-hand opponent from the
+    # right-hand one by the seat's parity, reversing the advice for east and west)
+    game = DoubleDummy()
+    for seed in range(300):
+        rng = random.Random(seed)
+        state = make(random_hands(rng, 4, 13), rng.randrange(4), rng.randrange(5))
+        for _ in range(rng.randrange(12)):
+            state = game.result(state, rng.choice(game.actions(state)))
+        hands, seat, trick, _, _, trump = state
+        groups = equivalent_groups(state)
+        turned = (hands[3], hands[0], hands[1], hands[2])
+        expected = order_groups(hands, seat, trick, trump, groups)
+        assert order_groups(turned, (seat + 1) % 4, trick, trump, groups) == expected, seed
+
+
+def test_the_engine_s_solver_drives_the_search_through_window_value() -> None:
+    for seed in range(8):
+        rng = random.Random(seed)
+        game = DoubleDummy(seed=seed, cards=3, trump=rng.choice("SHDCN"), leader=rng.choice("NESW"))
+        state = _random_state(game, rng)
+        rules = SolverRules(state)
+        solution = solve(rules, state)
+        assert solution.score == minimax(game, state).score
+        # every best move too, one card a group: the window questions at the root's
+        # children are the search's as well
+        values = {}
+        for card in rules.actions(state):
+            child = game.result(state, card)
+            score = minimax(game, child).score
+            values[card] = score if child[1] & 1 == state[1] & 1 else -score
+        assert set(solution.best_moves) == {c for c, v in values.items() if v == solution.score}
+        assert rules.search.nodes > 0
+
+
+def test_limits_stop_the_search() -> None:
+    deal = random_hands(random.Random(3), 4, 13)
+    search = PartitionSearch(4, NOTRUMP)
+    with pytest.raises(SearchStopped) as stopped:
+        search.at_least(make(deal, 0, NOTRUMP), 7, Limits(nodes=5000))
+    assert stopped.value.reason == "nodes"
+    assert 5000 <= stopped.value.nodes < 5000 + 64
