@@ -99,7 +99,10 @@ class Session:
 
     ``seats[p]`` is ``None`` when a person plays player ``p``, else the agent that
     does. ``hint`` answers the ``hint`` command. The session starts at ``start`` (the
-    game's start by default); ``undo`` never goes back past it."""
+    game's start by default); ``undo`` never goes back past it. A game may say things
+    its own way in a subclass that overrides :meth:`mover`, :meth:`prompt`,
+    :meth:`moved` and :meth:`closing` (bridge's card table:
+    :class:`zerosum.cli.bridge_play.BridgeSession`)."""
 
     def __init__(
         self,
@@ -169,6 +172,26 @@ class Session:
     def _show(self) -> None:
         self.write(self.painter.board(self.game, self.state))
 
+    def mover(self, state: Any) -> str:
+        """Name who moves in ``state`` in the line that shows an agent's move: the side
+        and who plays it (:meth:`who`); a game's session may name the hand instead."""
+        return self.who(self.game.to_move(state))
+
+    def prompt(self, state: Any) -> str:
+        """The question a person answers with a move in ``state``: ``X to move> ``."""
+        return f"{self.game.info.players[self.game.to_move(state)]} to move> "
+
+    def moved(self, before: Any, after: Any) -> None:
+        """Say what a move did besides itself, once made (``before`` became ``after``):
+        nothing here; a game's session may say more (bridge's tricks as they end)."""
+
+    def closing(self, result: Outcome) -> None:
+        """Say how the game ended: the winner or a draw, with the result."""
+        if result.winner is None:
+            self.write(self.painter.note(f"Draw ({result.result()})."))
+        else:
+            self.write(self.painter.note(f"{self.who(result.winner)} wins ({result.result()})."))
+
     def _command(self, command: str) -> bool:
         """Carry out one line a person typed; ``False`` when the person leaves."""
         game, state = self.game, self.state
@@ -198,6 +221,8 @@ class Session:
                 self.history.append(notation.play(game, state, command))
             except ZerosumError as error:
                 self.write(self.painter.note(f"{error}; try again ('help' for help)", "red"))
+            else:
+                self.moved(state, self.state)
         return True
 
     def run(self) -> Outcome | None:
@@ -205,7 +230,6 @@ class Session:
 
         ``EOFError`` and ``KeyboardInterrupt`` end the session quietly (``None``)."""
         game = self.game
-        names = game.info.players
         sides = ", ".join(self.who(p) for p in (0, 1))
         self.write(self.painter.note(f"{game.info.title}: {sides}. Type 'help' for commands."))
         shown = -1  # the length of the history when the board was last drawn
@@ -215,14 +239,15 @@ class Session:
                 player = game.to_move(state)
                 seat = self.seats[player]
                 if seat is not None:
-                    move, line = self._agent_move(seat, state, f"{self.who(player)} plays")
+                    move, line = self._agent_move(seat, state, f"{self.mover(state)} plays")
                     self.write(line)
                     self.history.append(game.result(state, move))
+                    self.moved(state, self.state)
                     continue
                 if len(self.history) != shown:
                     self._show()
                     shown = len(self.history)
-                command = self.read(f"{names[player]} to move> ").strip()
+                command = self.read(self.prompt(state)).strip()
                 if command and not self._command(command):
                     return None
         except (EOFError, KeyboardInterrupt):
@@ -232,10 +257,7 @@ class Session:
         self._show()
         result = outcome(game, final)
         assert result is not None
-        if result.winner is None:
-            self.write(self.painter.note(f"Draw ({result.result()})."))
-        else:
-            self.write(self.painter.note(f"{self.who(result.winner)} wins ({result.result()})."))
+        self.closing(result)
         return result
 
 

@@ -7,6 +7,11 @@ By default you move first and the engine replies (``--engine-first`` swaps). ``-
 and ``--second`` put any agent spec on a side (``human``, ``engine:depth=4``,
 ``random``...), so two people or two engines may play too. Engines whose spec sets no
 limit think ``--time`` seconds a move, and so does the engine that answers ``hint``.
+
+``zerosum play bridge`` sits you at a card table (:mod:`zerosum.cli.bridge_play`): one
+hand of two-player bridge against the engine, or a four-hand deal declared from
+north-south (``--declarer``) while the engine defends; ``--trump`` and ``--leader`` are
+bridge's options too.
 """
 
 from __future__ import annotations
@@ -60,6 +65,11 @@ def register(commands: Any) -> None:
     start = parser.add_mutually_exclusive_group()
     start.add_argument("--moves", metavar="M1,M2", help="start after these moves")
     start.add_argument("--position", metavar="TEXT", help="start from this position")
+    parser.add_argument("--trump", help="bridge: the trump strain (S, H, D, C or N)")
+    parser.add_argument("--leader", help="bridge: the opening leader (N, E, S, W; 0 or 1)")
+    parser.add_argument(
+        "--declarer", help="bridge: declare a four-hand deal from this seat (S by default)"
+    )
     parser.add_argument(
         "--color",
         choices=("auto", "always", "never"),
@@ -78,12 +88,28 @@ def run(args: argparse.Namespace) -> None:
     """Play the game the arguments describe, until it ends or the person leaves."""
     from zerosum import notation
     from zerosum.arena import parse_opening
+    from zerosum.cli.bridge_play import GAMES, BridgeSession, bridge_game
+    from zerosum.games.registry import parse_spec
     from zerosum.specs import make_agent, parse_agent_spec
     from zerosum.terminal import run_session
 
     if args.engine_first and (args.first or args.second):
         raise UsageError("--engine-first cannot be combined with --first or --second")
-    game = make_game(args.game, args.setup)
+    bridge = parse_spec(args.game)[0] in GAMES
+    seed = None
+    if bridge:
+        game, seed = bridge_game(
+            args.game,
+            args.setup,
+            trump=args.trump,
+            leader=args.leader,
+            declarer=args.declarer,
+            position=args.position,
+        )
+    elif args.trump or args.leader or args.declarer:
+        raise UsageError("--trump, --leader and --declarer are bridge's options")
+    else:
+        game = make_game(args.game, args.setup)
     default = ("engine", "human") if args.engine_first else ("human", "engine")
     specs = [
         parse_agent_spec(text or fallback)
@@ -104,4 +130,9 @@ def run(args: argparse.Namespace) -> None:
         args.color == "auto" and sys.stdout.isatty() and "NO_COLOR" not in os.environ
     )
     hint = make_agent("engine", default_time=args.time)
-    run_session(game, seats, start=start, hint=hint, write=_line_writer, color=color)
+    if bridge:
+        BridgeSession(
+            game, seats, seed=seed, start=start, hint=hint, write=_line_writer, color=color
+        ).run()
+    else:
+        run_session(game, seats, start=start, hint=hint, write=_line_writer, color=color)

@@ -18,7 +18,9 @@ A file starts with ``NUMBER n`` and holds ``n`` deals, each a block of lines:
 
 :func:`read_dds_file` turns such a text into :class:`DdsDeal` values in this package's
 terms (cards, seats and strains as :mod:`.rules` numbers them); anything malformed
-raises :class:`~zerosum.game.InvalidStateError` naming the line.
+raises :class:`~zerosum.game.InvalidStateError` naming the line. :func:`replay` gives
+the positions of a deal's real play, those the ``TRACE`` values are of, from which
+endings are cut.
 """
 
 from __future__ import annotations
@@ -30,9 +32,9 @@ from pathlib import Path
 
 from zerosum.game import InvalidStateError, quoted
 from zerosum.games.bridge.notation import parse_card, parse_deal
-from zerosum.games.bridge.rules import RANKS
+from zerosum.games.bridge.rules import RANKS, State, make, result
 
-__all__ = ["DdsDeal", "Lead", "load_dds_file", "read_dds_file"]
+__all__ = ["DdsDeal", "Lead", "load_dds_file", "read_dds_file", "replay"]
 
 _FIELDS = ("PBN", "FUT", "TABLE", "PAR", "PAR2", "PLAY", "TRACE")
 
@@ -71,6 +73,19 @@ class DdsDeal:
     par2: tuple[str, ...]
     play: tuple[int, ...]
     trace: tuple[int, ...]
+
+
+def replay(deal: DdsDeal) -> list[State]:
+    """Return the positions of ``deal``'s real play, with its trump and opening leader:
+    before the first card, then after each card of ``play``, so that ``trace[i]`` is
+    the value of position ``i``, and position ``4 * (13 - n)`` the ending of ``n`` cards
+    a hand. Unchecked: the published play is legal (the tests replay it checked)."""
+    state = make(deal.hands, deal.leader, deal.trump)
+    states = [state]
+    for card in deal.play:
+        state = result(state, card)
+        states.append(state)
+    return states
 
 
 def load_dds_file(path: str | Path) -> list[DdsDeal]:

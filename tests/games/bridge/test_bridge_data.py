@@ -1,0 +1,135 @@
+"""The double-dummy solver on DDS's test deals (``../shared/data/bridge/dds_list100.txt``)
+cut to endings of 5 to 8 cards a hand by replaying their real play
+(:func:`~zerosum.games.bridge.ddsfile.replay`): the published ``TRACE`` values along the
+played cards of the last tricks, and, against DDS itself through endplay (the oracle),
+the double-dummy table of each ending (as DDS's ``TABLE``) and the value of every card
+the leader of the ending may play (as DDS's ``FUT``). A sample of deals runs here in
+seconds; ``bench/bridge_data.py`` checks the whole deals, every published value."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from conftest import shared_data
+from zerosum.games.bitboards import bit_indices
+from zerosum.games.bridge import DoubleDummy, State
+from zerosum.games.bridge.ddsfile import DdsDeal, load_dds_file, replay
+from zerosum.games.bridge.notation import format_deal
+from zerosum.games.bridge.solver import DoubleDummySolver, dd_table
+
+TRACE_SAMPLE = {5: 12, 6: 8, 7: 6, 8: 4}
+"""Cards a hand in the endings whose published values are checked, and how many deals
+(spread over the file) for each: enough to run in seconds on the shared machine."""
+
+DDS_SAMPLE = {5: 12, 6: 6, 7: 3, 8: 1}
+"""The same for the tables and the card values checked against DDS."""
+
+
+@pytest.fixture(scope="module")
+def deals() -> list[DdsDeal]:
+    return load_dds_file(shared_data("bridge", "dds_list100.txt"))
+
+
+@pytest.fixture(scope="module")
+def dds() -> Any:
+    """endplay's DDS, or the test skipped saying how to get it."""
+    pytest.importorskip(
+        "endplay.types", reason="endplay is the double-dummy oracle: pip install endplay"
+    )
+    return pytest.importorskip("endplay.dds")
+
+
+def _reaching(deals: list[DdsDeal], cards: int, count: int) -> list[DdsDeal]:
+    """``count`` deals spread over the file whose real play reaches the ending of
+    ``cards`` cards a hand (``cards`` 1: whose trace runs to the last trick)."""
+    long_enough = [deal for deal in deals if len(deal.play) >= 4 * (13 - cards)]
+    step = max(1, len(long_enough) // count)
+    return long_enough[::step][:count]
+
+
+def test_the_replay_is_the_real_play_read_card_by_card(deals: list[DdsDeal]) -> None:
+    for deal in deals:
+        game = DoubleDummy(deal.pbn, trump="SHDCN"[deal.trump], leader="NESW"[deal.leader])
+        state = game.initial_state()
+        positions = replay(deal)
+        assert positions[0] == state and len(positions) == len(deal.play) + 1
+        for card, after in zip(deal.play, positions[1:], strict=True):
+            state = game.result(state, game.parse_move(state, game.format_move(state, card)))
+            assert after == state, deal.line
+
+
+def _declarer_tricks(solver: DoubleDummySolver, state: State, declaring: int) -> int:
+    """The tricks the declaring side has at the end with best play from ``state`` on,
+    those already won counted, as ``TRACE`` gives them."""
+    hands, seat, _, won0, won1, _ = state
+    left = hands[seat].bit_count()
+    tricks = solver.tricks(state)  # for the side to move, from the current trick on
+    ours = tricks if seat & 1 == declaring else left - tricks
+    return (won1 if declaring else won0) + ours
+
+
+@pytest.mark.parametrize("cards", sorted(TRACE_SAMPLE))
+def test_the_published_trace_of_the_last_tricks(deals: list[DdsDeal], cards: int) -> None:
+    checked = 0
+    for deal in _reaching(deals, 1, TRACE_SAMPLE[cards]):
+        positions = replay(deal)
+        solver = DoubleDummySolver(deal.trump)
+        declaring = 1 - (deal.leader & 1)
+        for played in range(4 * (13 - cards), len(deal.trace)):
+            found = _declarer_tricks(solver, positions[played], declaring)
+            assert found == deal.trace[played], (deal.line, played)
+            checked += 1
+    # the trace stops at the last trick's start: 4 * cards - 3 values of each ending
+    assert checked == TRACE_SAMPLE[cards] * (4 * cards - 3)
+
+
+def _dds_deal(state: State) -> Any:
+    """A position at the start of a trick as an endplay deal."""
+    from endplay.types import Deal, Denom, Player
+
+    deal = Deal(format_deal(state[0]))
+    deal.trump = Denom(state[5])
+    deal.first = Player(state[1])
+    return deal
+
+
+@pytest.mark.parametrize("cards", sorted(DDS_SAMPLE))
+def test_the_table_of_each_ending_is_dds_s(deals: list[DdsDeal], dds: Any, cards: int) -> None:
+    from endplay.types import Deal, Denom, Player
+
+    for deal in _reaching(deals, cards, DDS_SAMPLE[cards]):
+        hands = replay(deal)[4 * (13 - cards)][0]
+        theirs = dds.calc_dd_table(Deal(format_deal(hands)))
+        # DDS gives declarer the tricks of the cards no longer held, as if won
+        played = 13 - cards
+        expected = [
+            [theirs[Denom(strain), Player(seat)] - played for seat in range(4)]
+            for strain in range(5)
+        ]
+        assert dd_table(hands) == expected, deal.line
+
+
+@pytest.mark.parametrize("cards", sorted(DDS_SAMPLE))
+def test_every_card_of_each_ending_s_lead_is_valued_as_dds_does(
+    deals: list[DdsDeal], dds: Any, cards: int
+) -> None:
+    for deal in _reaching(deals, cards, DDS_SAMPLE[cards]):
+        state = replay(deal)[4 * (13 - cards)]
+        values = DoubleDummySolver(deal.trump).card_values(state)
+        ours = {
+            card: value.tricks
+            for value in values
+            for card in bit_indices(1 << value.card | value.equals)
+        }
+        solved = dds.solve_board(_dds_deal(state))
+        theirs = {_our_card(card): tricks for card, tricks in solved}
+        assert ours == theirs, deal.line
+        assert values[0].tricks == max(theirs.values())
+
+
+def _our_card(card: Any) -> int:
+    """An endplay card as our card number: its Denom is our suit, its Rank a bit mask
+    with bit r for rank r (2 .. 14)."""
+    return 13 * int(card.suit) + int(card.rank).bit_length() - 3
