@@ -2,19 +2,30 @@
 
 Run from the project root::
 
-    .venv/bin/python bench/othello_ffo.py                      # FFO #20-39, 60 s cap each
-    .venv/bin/python bench/othello_ffo.py --first 20 --last 25 --cap 600
+    .venv/bin/python bench/othello_ffo.py                      # FFO #20-39, 15M nodes cap each
+    .venv/bin/python bench/othello_ffo.py --first 20 --last 25 --nodes 100000000
     .venv/bin/python bench/othello_ffo.py --set 1-19           # the easier #1-19
     .venv/bin/python bench/othello_ffo.py --score-only         # one best move, not all
+    .venv/bin/python bench/othello_ffo.py --driver engine --cap 60 --handover 14
 
-Each position is solved cold (a new game and engine: empty table, empty memos) by
-:func:`zerosum.search.solve.solve` through the engine with othello's hooks, and checked
-against the file: the exact final disc difference, and every best move (with
-``--score-only``, the one found) among those the file scores best. Per position it
-prints the empties, the expected and found scores, the nodes, the CPU seconds of the
-process (``time.process_time``: on a shared machine wall time also counts the waits for
-a core) and the nodes per second. A solve still running at ``--cap`` seconds stops and
-is reported as ``capped`` with the bounds proven by then.
+Each position is solved cold (a new game: empty table, empty memos) and checked against
+the file: the exact final disc difference, and every best move (with ``--score-only``,
+the one found) among those the file scores best. Two drivers:
+
+* ``endgame`` (the default): the game's endgame solver alone,
+  :meth:`zerosum.games.othello.rules.Endgame.solve_root` (null-window probes stepping
+  from 0, then one null window per move), given at most ``--nodes`` nodes (counted in
+  its table part, as its budget counts them; the default, 15 million, is about 60 CPU
+  seconds at this solver's speed).
+* ``engine``: :func:`zerosum.search.solve.solve` (MTD-bi through the engine with
+  othello's hooks, the endgame solver taking over from ``--handover`` empties), under
+  a wall-clock ``--cap``.
+
+Per position it prints the empties, the expected and found scores, the engine's nodes
+(0 for the endgame driver), all nodes, the CPU seconds of the process
+(``time.process_time``: on a shared machine wall time also counts the waits for a core)
+and the nodes per second. A solve stopped by its cap is reported as ``capped`` with the
+bounds proven by then.
 
 Goal (issue 19): every position of #20-39 exact, each under 60 s in pure Python.
 """
@@ -25,15 +36,45 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 from zerosum.games import othello
 from zerosum.games.othello import Othello
+from zerosum.games.othello.rules import Endgame
 from zerosum.search.engine import Engine, Limits
 from zerosum.search.solve import solve
 
 DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "othello"
 SETS = {"1-19": ("fforum-1-19.obf", 1), "20-39": ("fforum-20-39.obf", 20)}
 GOAL_SECONDS = 60.0
+NODE_CAP = 15_000_000
+
+
+class Outcome(NamedTuple):
+    """One solve: finished or not, the bounds proven (equal when finished), the best
+    moves found, the engine's nodes and all nodes."""
+
+    finished: bool
+    bounds: tuple[int, int]
+    moves: set[str]
+    engine_nodes: int
+    nodes: int
+
+
+def by_endgame(game: Othello, state: othello.State, every: bool, nodes: int) -> Outcome:
+    """Solve ``state`` with the game's endgame solver alone, in at most about ``nodes``."""
+    endgame = Endgame()
+    found = endgame.solve_root(state[0], state[1], every=every, budget=nodes)
+    moves = {game.format_move(state, move) for move in found.best_moves}
+    return Outcome(found.finished, (found.low, found.high), moves, 0, endgame.nodes())
+
+
+def by_engine(game: Othello, state: othello.State, every: bool, cap: float) -> Outcome:
+    """Solve ``state`` with :func:`solve` through the engine, under ``cap`` seconds."""
+    solution = solve(game, state, engine=Engine(game), best_moves=every, limits=Limits(time=cap))
+    moves = {game.format_move(state, move) for move in solution.best_moves}
+    nodes = solution.nodes + game.endgame.nodes()
+    return Outcome(solution.finished, solution.bounds, moves, solution.nodes, nodes)
 
 
 def load(name: str, first_number: int) -> list[tuple[int, str, int, set[str]]]:
@@ -55,7 +96,18 @@ def main() -> None:
     parser.add_argument("--set", choices=sorted(SETS), default="20-39")
     parser.add_argument("--first", type=int, help="first position number to solve")
     parser.add_argument("--last", type=int, help="last position number to solve")
-    parser.add_argument("--cap", type=float, default=GOAL_SECONDS, help="seconds per position")
+    parser.add_argument(
+        "--driver",
+        choices=("endgame", "engine"),
+        default="endgame",
+        help="the endgame solver alone, or solve() through the engine",
+    )
+    parser.add_argument(
+        "--nodes", type=int, default=NODE_CAP, help="nodes per position (endgame driver)"
+    )
+    parser.add_argument(
+        "--cap", type=float, default=GOAL_SECONDS, help="wall seconds per position (engine driver)"
+    )
     parser.add_argument("--score-only", action="store_true", help="one best move, not all")
     parser.add_argument(
         "--handover",
@@ -79,11 +131,15 @@ def main() -> None:
         if (args.first is None or case[0] >= args.first)
         and (args.last is None or case[0] <= args.last)
     ]
-    print(
-        f"FFO {args.set} ({name}), cap {args.cap:g} s, best moves: "
-        f"{'one' if args.score_only else 'every'}, endgame solver from {args.handover} empties, "
-        f"{args.budget} nodes a call"
-    )
+    if args.driver == "endgame":
+        driver = f"the endgame solver alone, {args.nodes:,} nodes cap"
+    else:
+        driver = (
+            f"solve() through the engine, cap {args.cap:g} s, endgame solver from "
+            f"{args.handover} empties, {args.budget} nodes a call"
+        )
+    every = not args.score_only
+    print(f"FFO {args.set} ({name}), best moves: {'every' if every else 'one'}, {driver}")
     print(
         f"{'#':>3} {'empt':>4} {'want':>5} {'found':>9} {'ok':>6} {'engine':>9} {'nodes':>11} "
         f"{'cpu s':>8} {'nodes/s':>8}  moves"
@@ -95,36 +151,31 @@ def main() -> None:
         game = Othello()
         state = game.parse_state(line)
         empties = line.split()[0].count("-")
-        engine = Engine(game)
         start = time.process_time()
-        solution = solve(
-            game,
-            state,
-            engine=engine,
-            best_moves=not args.score_only,
-            limits=Limits(time=args.cap),
-        )
+        if args.driver == "endgame":
+            outcome = by_endgame(game, state, every, args.nodes)
+        else:
+            outcome = by_engine(game, state, every, args.cap)
         spent = time.process_time() - start
-        nodes = solution.nodes + game.endgame.nodes()
-        found = {game.format_move(state, move) for move in solution.best_moves}
-        if solution.finished:
-            ok = solution.score == best and (
-                found <= best_moves if args.score_only else found == best_moves
+        low, high = outcome.bounds
+        if outcome.finished:
+            ok = low == best and (
+                outcome.moves == best_moves if every else outcome.moves <= best_moves
             )
-            shown = f"{solution.score:+d}"
+            shown = f"{low:+d}"
         else:
             ok = False
-            shown = f"{solution.bounds[0]:+d}..{solution.bounds[1]:+d}"
+            shown = f"{low:+d}..{high:+d}"
         right += ok
         within_goal += ok and spent < GOAL_SECONDS
-        total_nodes += nodes
+        total_nodes += outcome.nodes
         total_time += spent
-        verdict = "ok" if ok else ("capped" if not solution.finished else "WRONG")
-        rate = int(nodes / spent) if spent > 0 else 0
+        verdict = "ok" if ok else ("capped" if not outcome.finished else "WRONG")
+        rate = int(outcome.nodes / spent) if spent > 0 else 0
         print(
             f"{number:>3} {empties:>4} {best:>+5d} {shown:>9} {verdict:>6} "
-            f"{solution.nodes:>9,} {nodes:>11,} {spent:>8.2f} {rate:>8,}  "
-            f"{' '.join(sorted(found))}",
+            f"{outcome.engine_nodes:>9,} {outcome.nodes:>11,} {spent:>8.2f} {rate:>8,}  "
+            f"{' '.join(sorted(outcome.moves))}",
             flush=True,
         )
     print(

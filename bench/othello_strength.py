@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/othello_strength.py [--levels 1,2,3,4,5] [--games N] [--time S]
                                                 [--nodes N] [--seed S] [--workers N]
+                                                [--records DIR]
 
 Each level is a match through the arena's GTP agent: ``engine:time=S`` against
 ``gtp:/usr/games/gtp-rhino --level L``, balanced random openings of four plies played
@@ -11,7 +12,10 @@ time, so "equal time" is read off the records: the table shows each side's mean 
 move beside the score and Elo with its interval; give ``--time`` the time GRhino takes
 to make it equal. ``--nodes N`` gives zerosum a node count a move instead of a time:
 GRhino's fixed depths and a node count make a match whose result does not depend on
-the load of the machine. Install GRhino with ``apt-get install grhino``.
+the load of the machine. ``--records DIR`` keeps each level's games in
+``DIR/level-L.jsonl`` (the arena writes each game as it ends), so that a match stopped
+before its end can still be read (the arena refuses to write over earlier records).
+Install GRhino with ``apt-get install grhino``.
 """
 
 from __future__ import annotations
@@ -59,13 +63,17 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, help="zerosum's nodes a move, instead of a time")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--records", type=Path, help="keep the games in this folder")
     args = parser.parse_args()
     if not Path(GRHINO).exists():
         sys.exit("gtp-rhino is not installed: apt-get install grhino")
     limit = f"nodes={args.nodes}" if args.nodes is not None else f"time={args.time}"
+    if args.records is not None:
+        args.records.mkdir(parents=True, exist_ok=True)
     for level in args.levels.split(","):
         with tempfile.TemporaryDirectory() as folder:
-            records = Path(folder) / "games.jsonl"
+            kept = args.records if args.records is not None else Path(folder)
+            records = kept / f"level-{level}.jsonl"
             command = [
                 *(sys.executable, "-m", "zerosum.cli", "match", "othello"),
                 f"engine:{limit},name=zerosum",

@@ -2,8 +2,9 @@
 engine's solver with othello's hooks against the plain engine and the FFO endgame suite
 (``../shared/data/othello``), and the hooks' promises.
 
-Every FFO position #1-19 is solved, with #20 and #21: those that take half a second or
-less in the default run, the others (up to about three seconds) marked slow; #22-39 are
+Every FFO position #1-19 is solved both ways, with #20-23 by the endgame solver's own
+driver and #20-21 through the engine: those that take half a second or less in the
+default run, the others (up to about three seconds) marked slow; the rest of #20-39 is
 for ``bench/othello_ffo.py``.
 """
 
@@ -20,7 +21,7 @@ from zerosum.games.othello import EXACT_EMPTIES, START, Othello, State
 from zerosum.games.othello import rules as othello_rules
 from zerosum.games.othello.evaluation import stable_discs
 from zerosum.games.othello.notation import colours
-from zerosum.games.othello.rules import FULL, SMALL_EMPTIES, Endgame, solve_exact
+from zerosum.games.othello.rules import FULL, PASS, SMALL_EMPTIES, Endgame, solve_exact
 from zerosum.search.engine import EngineOptions
 from zerosum.search.solve import solve
 
@@ -28,6 +29,10 @@ FAST = (1, 2, 3, 4, 5, 6, 7, 9, 11, 13, 17, 20)
 """FFO positions (#1-19 and #20-39) that solve in half a second or less each."""
 SLOW = (8, 10, 12, 14, 15, 16, 18, 19, 21)
 """Those that take up to about three seconds; #22-39 are for ``bench/othello_ffo.py``."""
+ROOT_FAST = (*range(1, 20), 20, 21)
+"""FFO positions the endgame solver's own driver solves in half a second or less each."""
+ROOT_SLOW = (22, 23)
+"""Those it solves in about two seconds each."""
 
 
 def _minimax(game: Othello, state: State) -> int:
@@ -142,6 +147,80 @@ def test_an_endgame_search_over_its_budget_gives_up_and_leaves_true_bounds() -> 
         assert endgame.solve(state[0], state[1]) == value
 
 
+def _move_scores(game: Othello, state: State) -> dict[int, int]:
+    """Every legal move of ``state`` with its exact score for the side to move, by plain
+    alpha-beta."""
+    scores = {}
+    for move in game.actions(state):
+        after = othello_rules.result(state, move)
+        value = _alphabeta(game, after)
+        scores[move] = value if game.is_terminal(after) or after[2] == state[2] else -value
+    return scores
+
+
+def test_the_root_driver_finds_the_value_and_every_best_move() -> None:
+    game = Othello()
+    states = _endgames(10, SMALL_EMPTIES + 3, seed=14, least_empties=SMALL_EMPTIES - 2)
+    for state in states:
+        scores = _move_scores(game, state)
+        value = max(scores.values())
+        endgame = Endgame()
+        found = endgame.solve_root(state[0], state[1])
+        assert found.finished
+        assert found.low == found.high == found.score == value
+        assert set(found.best_moves) == {move for move, score in scores.items() if score == value}
+        one = Endgame().solve_root(state[0], state[1], every=False, guess=-value)
+        assert one.score == value
+        assert len(one.best_moves) == 1
+        assert scores[one.best_moves[0]] == value
+
+
+def test_the_root_driver_finds_the_value_from_any_first_guess() -> None:
+    # guesses far above and below the value make the driver step, gallop and halve
+    # the gap between proven bounds, and reorder the root's moves after every probe
+    game = Othello()
+    states = _endgames(6, SMALL_EMPTIES + 3, seed=16, least_empties=SMALL_EMPTIES + 1)
+    for state in states:
+        value = _alphabeta(game, state)
+        for guess in (-64, -31, 0, 30, 64):
+            found = Endgame().solve_root(state[0], state[1], every=False, guess=guess)
+            assert found.finished
+            assert found.score == value
+
+
+def test_the_root_driver_passes_and_ends_games() -> None:
+    game = Othello()
+    # every square black's but h8 and the three next to it, white's: white cannot play
+    # h8, black can (flipping all three), so white passes and black takes the board
+    squares = ["X"] * 63 + ["-"]
+    for square in (54, 55, 62):
+        squares[square] = "O"
+    passing = game.parse_state("".join(squares) + " O")
+    assert passing[3] == othello_rules.PASS_BIT
+    found = Endgame().solve_root(passing[0], passing[1])
+    assert found.best_moves == (PASS,)
+    assert found.score == -solve_exact(passing[1], passing[0]) == -64
+    # no white disc left: neither side can play h8, the empty square goes to black
+    over = game.parse_state("X" * 63 + "- O")
+    assert game.is_terminal(over)
+    found = Endgame().solve_root(over[0], over[1])
+    assert found.best_moves == ()
+    assert found.score == -64
+
+
+def test_the_root_driver_over_its_budget_gives_true_bounds() -> None:
+    game = Othello()
+    states = _endgames(4, SMALL_EMPTIES + 4, seed=15, least_empties=SMALL_EMPTIES + 3)
+    for state in states:
+        value = _alphabeta(game, state)
+        endgame = Endgame()
+        found = endgame.solve_root(state[0], state[1], budget=20)
+        assert not found.finished
+        assert found.best_moves == ()
+        assert found.low <= value <= found.high
+        assert endgame.solve_root(state[0], state[1]).score == value
+
+
 def test_the_engine_with_the_hooks_scores_every_root_move_as_the_plain_engine(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -198,6 +277,26 @@ def _check_ffo(number: int) -> None:
 @pytest.mark.parametrize("number", FAST)
 def test_ffo_endgames(number: int) -> None:
     _check_ffo(number)
+
+
+def _check_ffo_root(number: int) -> None:
+    game = Othello()
+    text, value, best_moves = _ffo(number)
+    state = game.parse_state(text)
+    found = Endgame().solve_root(state[0], state[1])
+    assert found.score == value
+    assert {game.format_move(state, move) for move in found.best_moves} == best_moves
+
+
+@pytest.mark.parametrize("number", ROOT_FAST)
+def test_ffo_endgames_by_the_root_driver(number: int) -> None:
+    _check_ffo_root(number)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("number", ROOT_SLOW)
+def test_slower_ffo_endgames_by_the_root_driver(number: int) -> None:
+    _check_ffo_root(number)
 
 
 @pytest.mark.slow
