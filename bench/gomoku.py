@@ -6,7 +6,9 @@ Run from the project root with the project's venv::
     .venv/bin/python bench/gomoku.py                      # everything, about an hour on 2 cores
     .venv/bin/python bench/gomoku.py --quick              # a few minutes
     .venv/bin/python bench/gomoku.py --games 20 --time 0.5 --workers 2
-    .venv/bin/python bench/gomoku.py --only match         # one part: speed, vcf, brain, match
+    .venv/bin/python bench/gomoku.py --only match         # one part (or speed, vcf, brain, rapfi)
+    RAPFI=/tmp/rapfi/Rapfi/build/pbrain-rapfi .venv/bin/python bench/gomoku.py --only rapfi \
+        --versus 20000:1000 --versus 1s:10000 --games 20
 
 1. **Speed**: nodes per second and the depth reached in ``--seconds`` (1 s) by a fresh
    engine from each of :data:`MIDGAME` (15x15 mid-game positions from engine self-play,
@@ -23,11 +25,20 @@ Run from the project root with the project's venv::
    through :mod:`zerosum.arena` (process pool, colours alternating, every opening played
    from both sides). The openings are three random stones in the central 5x5 (black,
    white, black), one per two games. Target: 95% of the points or more against both.
+5. **Rapfi** (only with ``RAPFI``, the path of a Rapfi executable the user built; it is
+   GPL and in no registry): the engine against Rapfi through the arena's Gomocup agent,
+   one ``--versus OURS:THEIRS`` pairing at a time (default ``20000:1000``): ``OURS`` is
+   the engine's nodes a move (``20000``) or its seconds a move (``1s``), ``THEIRS``
+   Rapfi's nodes a move (``INFO max_node``; its move time is only a safety net). Games
+   open as in the matches (three random central stones, each opening played with both
+   colours), and each pairing prints the score with its Elo interval and each side's seconds a
+   move (wall time, the agent's round trip included for Rapfi).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -35,11 +46,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-from zerosum.arena import Event, adjudications, run_event, tally
+from zerosum.arena import (
+    Event,
+    adjudications,
+    match_estimate,
+    run_event,
+    tally,
+)
 from zerosum.game import WIN_THRESHOLD
 from zerosum.games.gomoku import Gomoku
 from zerosum.games.gomoku_threats import vcf
-from zerosum.protocols.gomocup import GomocupBrain
+from zerosum.protocols.gomocup import GomocupAgent, GomocupBrain
+from zerosum.ratings import format_elo
 from zerosum.search.engine import Engine, Limits
 from zerosum.search.reference import negamax_alphabeta
 
@@ -156,6 +174,31 @@ class AlphaBetaPlayer:
     def choose(self, game: Any, state: Any) -> Any:
         view = self._views.setdefault(id(game), NearStones(game))
         return negamax_alphabeta(view, state, depth=self.depth).best_move
+
+
+RAPFI_PAUSE = 0.05
+"""Seconds to wait before each command to Rapfi: it prints its move before it stops
+marking itself as thinking, and drops a command that arrives in between (a ``TURN``
+sent at once, when our reply is instant, came back as ``ERROR Unknown command: x,y``)."""
+
+
+class RapfiAgent(GomocupAgent):
+    """A Gomocup agent that gives Rapfi :data:`RAPFI_PAUSE` before each move."""
+
+    def choose(self, game: Any, state: Any) -> int:
+        """Ask Rapfi for its move in ``state``, after the pause."""
+        time.sleep(RAPFI_PAUSE)
+        return super().choose(game, state)
+
+
+def rapfi(nodes: int = 0, time: float = 60.0, name: str = "rapfi") -> GomocupAgent:
+    """Rapfi (the executable ``RAPFI`` names) as a Gomocup agent, one thread, at most
+    ``nodes`` a move (0: no node limit) and ``time`` seconds a move."""
+    command = os.environ.get("RAPFI")
+    if not command:
+        raise ValueError("set RAPFI to the path of a Rapfi executable to play it")
+    info = [("thread_num", 1)] + ([("max_node", nodes)] if nodes else [])
+    return RapfiAgent([command], time=time, info=info, name=name)
 
 
 # ---------------------------------------------------------------- 1. speed
@@ -369,6 +412,55 @@ def matches(games: int, seconds: float, workers: int | None, folder: Path | None
         match(opponent, games, seconds, workers=workers, seed=15, folder=folder)
 
 
+def versus_rapfi(
+    pairing: str, games: int, workers: int | None, folder: Path | None, options: list[str]
+) -> None:
+    ours, _, theirs = pairing.partition(":")
+    if ours.endswith("s"):
+        engine = f"engine:time={float(ours[:-1]):g},name=zerosum-{ours}"
+    else:
+        engine = f"engine:nodes={int(ours)},name=zerosum-{int(ours)}"
+    engine = ",".join((engine, *options))
+    opponent = f"gomoku.rapfi:nodes={int(theirs)},name=rapfi-{int(theirs)}"
+    event = Event(
+        "match",
+        "gomoku",
+        (engine, opponent),
+        games,
+        openings=openings((games + 1) // 2, 23),
+        seed=23,
+        time_margin=1.0,
+    )
+    start = time.perf_counter()
+    print(f"   {engine} vs {opponent}: ", end="", flush=True)
+
+    def progress(record: Any, records: list[Any]) -> None:
+        print("." if record.winner is None or record.seats[record.winner] == 0 else "x", end="")
+        sys.stdout.flush()
+
+    output = None if folder is None else folder / f"rapfi-{ours}-{theirs}.jsonl"
+    records = run_event(event, output=output, workers=workers, progress=progress)
+    estimate = match_estimate(records)
+    seconds = [0.0, 0.0]
+    moves = [0, 0]
+    for record in records:
+        for ply, used in enumerate(record.move_times):
+            # the seat that made this move: the opening's stones are not in move_times
+            agent = record.seats[(len(record.moves) - len(record.move_times) + ply) % 2]
+            seconds[agent] += used
+            moves[agent] += 1
+    print(
+        f"\n   {estimate.games} games: +{estimate.wins} ={estimate.draws} -{estimate.losses}, "
+        f"{estimate.score:.1%}, Elo {format_elo(estimate.elo)} "
+        f"[{format_elo(estimate.low)}, {format_elo(estimate.high)}]; seconds a move "
+        f"{seconds[0] / max(moves[0], 1):.3f} ours, {seconds[1] / max(moves[1], 1):.4f} Rapfi's; "
+        f"{time.perf_counter() - start:.0f} s"
+    )
+    unusual = adjudications(records)
+    if unusual:
+        print(f"   adjudicated: {dict(unusual)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a short run of every part")
@@ -376,7 +468,18 @@ def main() -> None:
     parser.add_argument("--time", type=float, help="engine seconds a move (default 1, quick 0.2)")
     parser.add_argument("--workers", type=int, help="match processes (default: one per core)")
     parser.add_argument("--seconds", type=float, help="speed: seconds a position (default 1)")
-    parser.add_argument("--only", choices=("speed", "vcf", "brain", "match"))
+    parser.add_argument("--only", choices=("speed", "vcf", "brain", "match", "rapfi"))
+    parser.add_argument(
+        "--versus",
+        action="append",
+        help="rapfi: OURS:THEIRS, our nodes (or seconds, 1s) and Rapfi's nodes a move; repeatable",
+    )
+    parser.add_argument(
+        "--set",
+        action="append",
+        metavar="NAME=VALUE",
+        help="rapfi: an engine option for our side (null_move=off); repeatable",
+    )
     parser.add_argument(
         "--records", type=Path, help="a folder for each match's games (JSON lines, new files)"
     )
@@ -384,7 +487,7 @@ def main() -> None:
     quick = args.quick
     # the matches name their opponents as gomoku.<Class>: this file, importable by name
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    parts = (args.only,) if args.only else ("speed", "vcf", "brain", "match")
+    parts = (args.only,) if args.only else ("speed", "vcf", "brain", "match", "rapfi")
     if "speed" in parts:
         speed(args.seconds or 1.0, 3 if quick else len(MIDGAME))
     if "vcf" in parts:
@@ -394,6 +497,14 @@ def main() -> None:
     if "match" in parts:
         games, seconds = args.games or (4 if quick else 100), args.time or (0.2 if quick else 1.0)
         matches(games, seconds, args.workers, args.records)
+    if "rapfi" in parts:
+        if os.environ.get("RAPFI"):
+            games = args.games or (4 if quick else 20)
+            print(f"\n5. against Rapfi ({os.environ['RAPFI']}), {games} games a pairing")
+            for pairing in args.versus or ["20000:1000"]:
+                versus_rapfi(pairing, games, args.workers, args.records, args.set or [])
+        else:
+            print("\n5. against Rapfi: skipped (set RAPFI to the path of a Rapfi executable)")
 
 
 if __name__ == "__main__":

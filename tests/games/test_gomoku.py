@@ -111,6 +111,31 @@ class Naive:
                     break
         return found
 
+    def three_cells(self, player: int) -> set[int]:
+        """Cells where ``player`` makes no new five-cell on some line through it but
+        leaves a cell on that line that makes two there."""
+        found = set()
+        for c in self.empty():
+            for d in DIRECTIONS:
+                line = [e for e in self.line_of(c, d) if self.cells[e] is None]
+                before = {e for e in line if self.wins_along(e, player, d)}
+                self.cells[c] = player
+                made = {e for e in line if self.wins_along(e, player, d)} - before
+                opened = False
+                if not made and not self.wins_along(c, player, d):
+                    for e in line:
+                        self.cells[e] = player
+                        rest = [f for f in line if f != e]
+                        opened = sum(self.wins_along(f, player, d) for f in rest) >= 2
+                        self.cells[e] = None
+                        if opened:
+                            break
+                self.cells[c] = None
+                if opened:
+                    found.add(c)
+                    break
+        return found
+
     def open_four_cells(self, player: int) -> set[int]:
         """Cells after which ``player`` has two cells making five on one line through it."""
         found = set()
@@ -416,6 +441,33 @@ def test_hooks_agree_with_the_naive_board() -> None:
         ordered = game.ordered_actions(state)
         assert ordered[: len(moves)] == moves
         assert sorted(ordered) == game.actions(state)
+
+
+def test_three_cells_agree_with_the_naive_board() -> None:
+    """Where a player has no open three yet (else a stone near it leaves one too),
+    its three cells are those after which it can make an open four."""
+    game = Gomoku(11)
+    compared = 0
+    for state in _positions(game, 12, 30):
+        board = Naive.of(game, state)
+        for player in (0, 1):
+            if not board.open_four_cells(player):
+                compared += 1
+                assert _cells(game.three_cells(state, player)) == board.three_cells(player)
+    assert compared >= 30
+
+
+def test_move_lists_are_remembered_by_position() -> None:
+    """The same position reached again (another order of moves, a new state object)
+    gets the same list, which the caller may change without harm."""
+    game = Gomoku()
+    first = game.parse_state("h8 i9 h9 h10 g8")
+    again = game.parse_state("g8 h10 h9 i9 h8")
+    moves = game.non_losing_actions(first)
+    assert len(moves) == BREADTH
+    moves.clear()
+    assert game.non_losing_actions(again) == game.non_losing_actions(first) != []
+    assert game.non_losing_actions(again) == Gomoku().non_losing_actions(again)
 
 
 def test_the_empty_board_starts_in_the_centre() -> None:

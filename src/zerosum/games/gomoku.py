@@ -26,7 +26,8 @@ searches: the move that makes five when there is one; else the block of the oppo
 four (nothing when two fours cannot both be blocked: lost); else, facing an open three,
 the cells that stop it and the mover's own fours; else the empty cells within two of a
 stone, best first by the pattern value of each cell for both sides, the best
-:data:`BREADTH` of them. :meth:`Gomoku.forced_win` looks for a victory by continuous
+:data:`BREADTH` of them (remembered by position: iterative deepening asks again).
+:meth:`Gomoku.forced_win` looks for a victory by continuous
 fours (VCF) and, at the root, by threes and fours (VCT): see
 :mod:`zerosum.games.gomoku_threats`.
 
@@ -87,6 +88,11 @@ _WIN, _FOUR, _OPEN, _FIVE_FLAG = 1, 4, 16, 64
 _FLAG_BITS = 8
 _LINE_SHIFT = 32  # white's stones sit this many bits above black's in a line code
 _LENGTH_SHIFT = 64  # and the line's length above both, so lines of any length share a cache
+_RANKED_LIMIT = 1 << 14
+"""Move lists kept by Zobrist key before that memo is emptied: iterative deepening asks
+again at about a quarter of the interior nodes, and ranking is about 15% of the time.
+Tuples of ints (about 250 bytes each, 4 MB in all), which the garbage collector stops
+walking."""
 _CACHE_LIMIT = 1 << 15
 """Line analyses kept before the cache is emptied (states keep the ones they hold): about
 900 bytes each, so at most ~30 MB, which a Gomocup memory limit must leave room for; a
@@ -418,6 +424,7 @@ class Gomoku:
         "_full",
         "_line_cells",
         "_neighbours",
+        "_ranked_memo",
         "_side_key",
         "_start",
         "_vcf_failed",
@@ -508,6 +515,7 @@ class Gomoku:
         self._side_key = rng.getrandbits(64)
         self._cache: dict[int, LineInfo] = {}
         self._vcf_failed: dict[int, int] = {}
+        self._ranked_memo: dict[int, tuple[int, ...]] = {}
         infos = tuple(self._analyse(len(line) << _LENGTH_SHIFT) for line in lines)
         self._start = _new_state(
             GomokuState,
@@ -853,6 +861,10 @@ class Gomoku:
             return [] if cells & (cells - 1) else [cells.bit_length() - 1]
         if not state[10]:
             return [self._centre]
+        memo = self._ranked_memo
+        known = memo.get(state[7])
+        if known is not None:
+            return list(known)
         empty = self._full & ~(state[0] | state[1])
         limit = BREADTH
         answers = 0
@@ -862,7 +874,11 @@ class Gomoku:
             answers &= empty
             limit = self.cells
         candidates = answers or state[8] & empty
-        return self._ranked(state, candidates, limit)
+        ranked = self._ranked(state, candidates, limit)
+        if len(memo) >= _RANKED_LIMIT:
+            memo.clear()
+        memo[state[7]] = tuple(ranked)
+        return ranked
 
     def _ranked(self, state: GomokuState, candidates: int, limit: int) -> list[int]:
         """The cells of ``candidates``, best first by their ordering value, at most ``limit``."""

@@ -783,7 +783,9 @@ class GomocupAgent:
     ``command`` is the program and its arguments (a string is split as a POSIX shell
     would); ``cwd`` its working directory; ``time`` the seconds per move it is told
     (``INFO timeout_turn``; no match limit); ``wait`` the seconds past ``time`` the agent
-    waits for a move, and for any other answer, before it gives the engine up.
+    waits for a move, and for any other answer, before it gives the engine up; ``info``
+    more ``INFO key value`` lines sent with those, such as ``("max_node", 2000)`` for a
+    brain that takes a node limit (Yixin-Board's extension, which Rapfi reads).
 
     The engine starts when the agent is made and answers ``ABOUT`` (kept in
     :attr:`about`), so its start-up never counts against a move; should that fail, the
@@ -792,7 +794,7 @@ class GomocupAgent:
 
     * a board of a new size or rule is opened with ``START n`` (``RECTSTART w,h`` when
       not square) and the ``INFO`` lines ``timeout_turn``, ``timeout_match 0``,
-      ``time_left`` (unlimited) and ``rule`` (1 for ``exact5``);
+      ``time_left`` (unlimited), ``rule`` (1 for ``exact5``) and ``info``;
     * each move is asked the shortest way the engine's board allows: ``BEGIN`` on an
       empty board, ``TURN x,y`` when the position is the engine's board plus one
       opponent stone, and otherwise (an opening, a new game, a position set up from
@@ -818,10 +820,12 @@ class GomocupAgent:
         cwd: str | None = None,
         env: Mapping[str, str] | None = None,
         name: str = "gomocup",
+        info: Sequence[tuple[str, int]] = (),
     ) -> None:
         self.name = name
         self.time = time
         self.wait = wait
+        self.info = tuple(info)
         self.about: str | None = None
         self.engine = EngineProcess(
             command, cwd=cwd, env=env, label=f"Gomocup engine {quoted(name)}", quit_line="END"
@@ -899,6 +903,7 @@ class GomocupAgent:
             ("timeout_match", 0),
             ("time_left", UNLIMITED_TIME_LEFT),
             ("rule", GOMOCUP_RULES[game.rule]),
+            *self.info,
         ):
             self.engine.send(f"INFO {key} {value}")
         self._board = (width, height, game.rule)
