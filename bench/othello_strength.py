@@ -27,32 +27,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from common import endings, mean_move_times
+
 GRHINO = shutil.which("gtp-rhino") or "/usr/games/gtp-rhino"
-
-
-def mean_move_times(path: Path) -> tuple[float, float]:
-    """Each agent's mean seconds a move over a record file (agent 0 is zerosum)."""
-    from zerosum.arena import read_records
-
-    spent = [0.0, 0.0]
-    made = [0, 0]
-    for record in read_records(path)[1]:
-        first = len(record.moves) - len(record.move_times)  # the opening's moves
-        for ply, seconds in enumerate(record.move_times, start=first):
-            agent = record.seats[ply % 2]
-            spent[agent] += seconds
-            made[agent] += 1
-    return spent[0] / max(made[0], 1), spent[1] / max(made[1], 1)
-
-
-def ended(path: Path) -> str:
-    """How the recorded games ended, by reason: ``end 18, time 2``."""
-    from collections import Counter
-
-    from zerosum.arena import read_records
-
-    reasons = Counter(record.reason for record in read_records(path)[1])
-    return ", ".join(f"{reason} {count}" for reason, count in sorted(reasons.items()))
 
 
 def main() -> None:
@@ -90,7 +67,7 @@ def main() -> None:
             if records.exists():
                 ours, theirs = mean_move_times(records)
                 print(f"mean time a move: zerosum {ours:.3f} s, grhino {theirs:.3f} s", flush=True)
-                print(f"how games ended: {ended(records)}", flush=True)
+                print(f"how games ended: {endings(records)}", flush=True)
 
 
 if __name__ == "__main__":
