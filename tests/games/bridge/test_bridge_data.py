@@ -16,7 +16,6 @@ from conftest import shared_data
 from zerosum.games.bitboards import bit_indices
 from zerosum.games.bridge import DoubleDummy, State
 from zerosum.games.bridge.ddsfile import DdsDeal, load_dds_file, replay
-from zerosum.games.bridge.notation import format_deal
 from zerosum.games.bridge.solver import DoubleDummySolver, dd_table
 
 TRACE_SAMPLE = {5: 12, 6: 8, 7: 6, 8: 4}
@@ -34,11 +33,11 @@ def deals() -> list[DdsDeal]:
 
 @pytest.fixture(scope="module")
 def dds() -> Any:
-    """endplay's DDS, or the test skipped saying how to get it."""
-    pytest.importorskip(
-        "endplay.types", reason="endplay is the double-dummy oracle: pip install endplay"
-    )
-    return pytest.importorskip("endplay.dds")
+    """The endplay oracle (:mod:`endplay_oracle`), or the test skipped saying how to get
+    endplay."""
+    import endplay_oracle
+
+    return endplay_oracle
 
 
 def _reaching(deals: list[DdsDeal], cards: int, count: int) -> list[DdsDeal]:
@@ -85,30 +84,11 @@ def test_the_published_trace_of_the_last_tricks(deals: list[DdsDeal], cards: int
     assert checked == TRACE_SAMPLE[cards] * (4 * cards - 3)
 
 
-def _dds_deal(state: State) -> Any:
-    """A position at the start of a trick as an endplay deal."""
-    from endplay.types import Deal, Denom, Player
-
-    deal = Deal(format_deal(state[0]))
-    deal.trump = Denom(state[5])
-    deal.first = Player(state[1])
-    return deal
-
-
 @pytest.mark.parametrize("cards", sorted(DDS_SAMPLE))
 def test_the_table_of_each_ending_is_dds_s(deals: list[DdsDeal], dds: Any, cards: int) -> None:
-    from endplay.types import Deal, Denom, Player
-
     for deal in _reaching(deals, cards, DDS_SAMPLE[cards]):
         hands = replay(deal)[4 * (13 - cards)][0]
-        theirs = dds.calc_dd_table(Deal(format_deal(hands)))
-        # DDS gives declarer the tricks of the cards no longer held, as if won
-        played = 13 - cards
-        expected = [
-            [theirs[Denom(strain), Player(seat)] - played for seat in range(4)]
-            for strain in range(5)
-        ]
-        assert dd_table(hands) == expected, deal.line
+        assert dd_table(hands) == dds.dds_table(hands), deal.line
 
 
 @pytest.mark.parametrize("cards", sorted(DDS_SAMPLE))
@@ -123,13 +103,6 @@ def test_every_card_of_each_ending_s_lead_is_valued_as_dds_does(
             for value in values
             for card in bit_indices(1 << value.card | value.equals)
         }
-        solved = dds.solve_board(_dds_deal(state))
-        theirs = {_our_card(card): tricks for card, tricks in solved}
+        theirs = dds.dds_card_values(state)
         assert ours == theirs, deal.line
         assert values[0].tricks == max(theirs.values())
-
-
-def _our_card(card: Any) -> int:
-    """An endplay card as our card number: its Denom is our suit, its Rank a bit mask
-    with bit r for rank r (2 .. 14)."""
-    return 13 * int(card.suit) + int(card.rank).bit_length() - 3

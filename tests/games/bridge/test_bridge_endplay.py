@@ -10,40 +10,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from endplay_oracle import dds_card_values, endplay_types, our_card
 
 from zerosum.games.bitboards import bit_indices
 from zerosum.games.bridge import DoubleDummy, State
-from zerosum.games.bridge.notation import card_name, format_deal, parse_deal
+from zerosum.games.bridge.notation import format_deal, parse_deal
 from zerosum.search.reference import alphabeta, minimax
-
-endplay_types = pytest.importorskip(
-    "endplay.types", reason="endplay is the double-dummy oracle: pip install endplay"
-)
-endplay_dds = pytest.importorskip("endplay.dds")
-
-
-def _our_card(card: object) -> int:
-    """An endplay card as our card number: its Denom is our suit, its Rank a bit mask
-    with bit r for rank r (2 .. 14)."""
-    suit = int(card.suit)  # type: ignore[attr-defined]
-    rank = int(card.rank).bit_length() - 1  # type: ignore[attr-defined]
-    return 13 * suit + rank - 2
-
-
-def _endplay_deal(state: State) -> object:
-    """Our state as an endplay Deal: the trick's cards back in their hands, then played."""
-    hands, seat, trick, _, _, trump = state
-    leader = (seat - len(trick)) % 4
-    held = list(hands)
-    for offset, played in enumerate(trick):
-        held[(leader + offset) % 4] |= 1 << played
-    deal = endplay_types.Deal(format_deal(held))
-    deal.trump = endplay_types.Denom(trump)
-    deal.first = endplay_types.Player(leader)
-    for played in trick:
-        deal.play(endplay_types.Card(card_name(played)))
-    return deal
-
 
 Search = Callable[[DoubleDummy, State], Any]
 
@@ -82,8 +54,7 @@ def test_every_card_s_value_matches_dds(seed: int, cards: int, search: Search) -
         move: _final_tricks(game, game.result(state, move), side, search) - won
         for move in game.actions(state)
     }
-    solved = endplay_dds.solve_board(_endplay_deal(state))
-    theirs = {_our_card(card): tricks for card, tricks in solved}
+    theirs = dds_card_values(state)
     assert ours == theirs, game.format_state(state)
 
 
@@ -96,4 +67,4 @@ def test_our_pbn_is_endplay_s_pbn(seed: int) -> None:
     assert parse_deal(theirs.to_pbn()) == hands
     for seat in range(4):
         held = theirs[endplay_types.Player(seat)]
-        assert {_our_card(card) for card in held} == set(bit_indices(hands[seat]))
+        assert {our_card(card) for card in held} == set(bit_indices(hands[seat]))

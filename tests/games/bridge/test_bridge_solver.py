@@ -10,12 +10,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from endplay_oracle import dds_card_values, dds_table, endplay_dds, endplay_deal
 
 from conftest import shared_data
 from zerosum.games.bitboards import bit_indices
 from zerosum.games.bridge import DoubleDummy, State, TwoPlayerBridge
 from zerosum.games.bridge.ddsfile import DdsDeal, load_dds_file
-from zerosum.games.bridge.notation import card_name, format_deal, parse_deal
+from zerosum.games.bridge.notation import format_deal, parse_deal
 from zerosum.games.bridge.rules import NOTRUMP, SPADES, make
 from zerosum.games.bridge.solver import (
     DoubleDummySolver,
@@ -26,10 +27,6 @@ from zerosum.games.bridge.solver import (
 )
 from zerosum.search.reference import alphabeta, minimax
 
-endplay_types = pytest.importorskip(
-    "endplay.types", reason="endplay is the double-dummy oracle: pip install endplay"
-)
-endplay_dds = pytest.importorskip("endplay.dds")
 ONE_BEST_CARD = pytest.importorskip("endplay.dds.solve").SolveMode.OptimalOne
 
 Game = DoubleDummy | TwoPlayerBridge
@@ -108,7 +105,7 @@ def test_bounds_hold_on_random_deals_of_every_size_by_dds() -> None:
         trump, leader = rng.randrange(5), rng.randrange(4)
         state = make(DoubleDummy(seed=seed, cards=cards).initial_state()[0], leader, trump)
         low, high = trick_bounds(state)
-        solved = endplay_dds.solve_board(_endplay_deal(state), ONE_BEST_CARD)
+        solved = endplay_dds.solve_board(endplay_deal(state), ONE_BEST_CARD)
         difference = 2 * max(tricks for _, tricks in solved) - cards
         assert low <= difference <= high, (game_text(state), low, high, difference)
         tight += (low == difference) + (high == difference)
@@ -118,27 +115,6 @@ def test_bounds_hold_on_random_deals_of_every_size_by_dds() -> None:
 def game_text(state: State) -> str:
     """A state as text, for a failure's message."""
     return f"{format_deal(state[0])} trump={state[5]} lead={state[1]}"
-
-
-def _endplay_deal(state: State) -> object:
-    """Our state as an endplay Deal: the trick's cards back in their hands, then played."""
-    hands, seat, trick, _, _, trump = state
-    leader = (seat - len(trick)) % 4
-    held = list(hands)
-    for offset, played in enumerate(trick):
-        held[(leader + offset) % 4] |= 1 << played
-    deal = endplay_types.Deal(format_deal(held))
-    deal.trump = endplay_types.Denom(trump)
-    deal.first = endplay_types.Player(leader)
-    for played in trick:
-        deal.play(endplay_types.Card(card_name(played)))
-    return deal
-
-
-def _our_card(card: object) -> int:
-    """An endplay card as our card number (its Rank is a bit mask, bit r for rank r)."""
-    rank = int(card.rank).bit_length() - 1  # type: ignore[attr-defined]
-    return 13 * int(card.suit) + rank - 2  # type: ignore[attr-defined]
 
 
 def _every_card(solver: DoubleDummySolver, state: State) -> dict[int, int]:
@@ -162,9 +138,7 @@ def test_every_card_s_value_matches_dds_on_endings(seed: int, cards: int) -> Non
         state = game.result(state, rng.choice(game.actions(state)))
     solver = DoubleDummySolver(state[5])
     values = solver.card_values(state)
-    theirs = {
-        _our_card(card): tricks for card, tricks in endplay_dds.solve_board(_endplay_deal(state))
-    }
+    theirs = dds_card_values(state)
     assert _every_card(solver, state) == theirs, game.format_state(state)
     assert values[0].tricks == max(theirs.values()) == solver.tricks(state)
     tricks = [value.tricks for value in values]
@@ -174,26 +148,10 @@ def test_every_card_s_value_matches_dds_on_endings(seed: int, cards: int) -> Non
     assert all(value.equals < 1 << value.card for value in values)
 
 
-def _endplay_table(hands: tuple[int, ...]) -> list[list[int]]:
-    """endplay's double-dummy table as ours: [strain][declarer], strains S H D C N.
-
-    DDS's table of a deal of fewer than 13 cards a hand counts the missing tricks as
-    declarer's (measured: a 4-card deal's entries run 9 to 13), so they are taken off."""
-    found = endplay_dds.calc_dd_table(endplay_types.Deal(format_deal(hands)))
-    missing = 13 - hands[0].bit_count()
-    return [
-        [
-            found[endplay_types.Denom(strain), endplay_types.Player(seat)] - missing
-            for seat in range(4)
-        ]
-        for strain in range(5)
-    ]
-
-
 @pytest.mark.parametrize(("seed", "cards"), [(30, 4), (31, 5), (32, 5), (33, 6)])
 def test_the_double_dummy_table_matches_dds(seed: int, cards: int) -> None:
     hands = DoubleDummy(seed=seed, cards=cards).initial_state()[0]
-    assert dd_table(hands) == _endplay_table(hands)
+    assert dd_table(hands) == dds_table(hands)
 
 
 @pytest.fixture(scope="module")
@@ -238,14 +196,13 @@ def test_the_lead_values_of_published_endings_match_dds(deals: list[DdsDeal]) ->
     for deal in [deal for deal in deals if len(deal.play) >= ENDING][:4]:
         state = _replayed(deal, ENDING)
         solver = DoubleDummySolver(deal.trump)
-        theirs = endplay_dds.solve_board(_endplay_deal(state))
-        assert _every_card(solver, state) == {_our_card(c): t for c, t in theirs}, deal.line
+        assert _every_card(solver, state) == dds_card_values(state), deal.line
 
 
 def test_the_published_table_of_an_ending_matches_dds(deals: list[DdsDeal]) -> None:
     state = _replayed(deals[0], 32)  # five cards a hand
     assert not state[2]
-    assert dd_table(state[0]) == _endplay_table(state[0])
+    assert dd_table(state[0]) == dds_table(state[0])
 
 
 @pytest.mark.parametrize(
