@@ -34,7 +34,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -552,18 +552,24 @@ class KernelEngine(Engine):
     all go through :meth:`search_window`. Depth-limited searches (playing with an
     evaluation) stay with the pure engine; a timed :meth:`search` (a move in a game)
     tries to solve the position in the kernel first. ``table_bits`` sizes the kernel's
-    table."""
+    table, made on first use: an engine that only ever searches to a depth never pays
+    for it (0.15 s and 64 MB by default)."""
 
-    __slots__ = ("kernel",)
-
-    kernel: Connect4Kernel
-    """The compiled search and its table."""
+    __slots__ = ("_kernel", "_table_bits")
 
     def __init__(
         self, game: Connect4, options: EngineOptions | None = None, *, table_bits: int = 22
     ) -> None:
         super().__init__(game, options)
-        self.kernel = Connect4Kernel(game, table_bits)
+        self._table_bits = table_bits
+        self._kernel: Connect4Kernel | None = None
+
+    @property
+    def kernel(self) -> Connect4Kernel:
+        """The compiled search and its table, made the first time it is asked for."""
+        if self._kernel is None:
+            self._kernel = Connect4Kernel(cast("Connect4", self.game), self._table_bits)
+        return self._kernel
 
     def __repr__(self) -> str:
         return f"KernelEngine({self.game.info.name!r}, {self.options!r})"
@@ -571,7 +577,8 @@ class KernelEngine(Engine):
     def reset(self) -> None:
         """Forget everything learnt: empty both tables."""
         super().reset()
-        self.kernel.clear()
+        if self._kernel is not None:
+            self._kernel.clear()
 
     def search(
         self, state: Any, limits: Limits | None = None, multipv: bool = False
@@ -585,12 +592,13 @@ class KernelEngine(Engine):
         game = self.game
         if multipv or limits is None or limits.time is None or game.is_terminal(state):
             return super().search(state, limits, multipv)
+        kernel = self.kernel  # made (its code loaded) before the move's share is timed
         start = time.perf_counter()
         planned = limits.time if limits.soft_time is None else limits.soft_time
         trial = Limits(time=max(planned * SOLVE_SHARE, _LEAST_TRIAL), stop=limits.stop)
         solution = solve(game, state, engine=self, best_moves=False, limits=trial)
         if solution.proven and solution.best_moves:
-            plies = self.kernel.game.remaining_plies(state)
+            plies = kernel.game.remaining_plies(state)
             stats = EngineStats(
                 nodes=solution.nodes,
                 cutoffs=0,
@@ -622,7 +630,8 @@ class KernelEngine(Engine):
         """Return the moves the search tries at ``state``, the kernel table's move first
         (see :meth:`Engine.root_moves <zerosum.search.engine.Engine.root_moves>`)."""
         moves = super().root_moves(state, every=every)
-        entry = self.kernel.entry(state) if len(moves) > 1 else None
+        kernel = self._kernel  # a search that never reached the kernel has nothing to add
+        entry = kernel.entry(state) if kernel is not None and len(moves) > 1 else None
         if entry is not None and entry[2] in moves:
             moves.remove(entry[2])
             moves.insert(0, entry[2])
@@ -632,7 +641,7 @@ class KernelEngine(Engine):
         """Return a move the kernel's table proves worth at least ``score`` at ``state``,
         or ``None`` (see :meth:`Engine.proven_move
         <zerosum.search.engine.Engine.proven_move>`)."""
-        entry = self.kernel.entry(state)
+        entry = self._kernel.entry(state) if self._kernel is not None else None
         if entry is None or self.game.is_terminal(state):
             return None
         # a win is stored counted from the entry's own node, here the root
