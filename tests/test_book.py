@@ -1,6 +1,7 @@
 """Opening books (zerosum.book, ``zerosum book``): every stored score against plain
 minimax or a fresh solve, builds on one and two workers, on Ray, interrupted and resumed,
-with a worker killed; the file's checks; ``solve`` and the engine answering from a book."""
+with a worker killed; the file's checks; ``solve`` and the engine answering from a book;
+a player's lines against plain minimax, their reach, resumed and extended."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from zerosum.book import (
     BookError,
     book_name,
     build,
+    build_lines,
     find_book,
 )
 from zerosum.cli import main
@@ -212,8 +214,8 @@ from zerosum.search.solve import solve
 made = book._Scorer.__init__
 
 
-def slowed_scorer(self, spec):
-    made(self, spec)
+def slowed_scorer(self, spec, choose):
+    made(self, spec, choose)
     value = self._value
     if value is None:
         engine = self._engine
@@ -593,3 +595,193 @@ def test_engine_specs_play_from_the_book(
     move = agent.choose(game, game.initial_state())
     assert agent.last is not None and agent.last.stats.nodes == 0
     assert move in solve(game, game.initial_state()).best_moves
+
+
+# ---------------------------------------------------------------- lines
+
+
+def line_rows(path: Path) -> list[tuple[int, int]]:
+    """Every row of a book's ``lines`` table, sorted."""
+    with sqlite3.connect(path) as connection:
+        return sorted(connection.execute("SELECT key, child FROM lines"))
+
+
+def strategy_positions(book: Book, player: int, plies: int) -> Iterator[tuple[int, Any]]:
+    """Every position up to ``plies`` that ``player`` reaches playing ``book``'s line moves
+    against every reply, where it is to move, with its ply; fails where a line stops."""
+    game = book.game
+    frontier = {game.key(game.initial_state()): game.initial_state()}
+    for ply in range(plies + 1):
+        following: dict[int, Any] = {}
+        for state in frontier.values():
+            if game.to_move(state) == player:
+                yield ply, state
+                chosen = book.chosen_move(state)
+                assert chosen is not None, (ply, game.format_state(state))
+                moves = [chosen[0]]
+            else:
+                moves = list(game.actions(state))
+            for move in moves:
+                child = game.result(state, move)
+                if not game.is_terminal(child):
+                    following[game.key(child)] = child
+        frontier = following
+
+
+@pytest.mark.parametrize("compiled", [True, False], ids=["kernel", "pure"])
+@pytest.mark.parametrize("player", [0, 1], ids=["first", "second"])
+def test_lines_choose_a_best_move_wherever_the_player_moves(
+    tmp_path: Path, compiled: bool, player: int
+) -> None:
+    # 4x4 lines to 10 plies, every score and every chosen move against plain minimax, on
+    # every position the player can reach whatever the other side plays
+    if compiled and not kernels.available():
+        pytest.skip("numba is not installed (the fast extra)")
+    kernels.use_kernels(compiled)
+    try:
+        path = tmp_path / "lines.sqlite"
+        reports = build_lines(SMALL, path, 10, player=player)
+    finally:
+        kernels.use_kernels(None)
+    game = make(SMALL)
+    values = solve_all(game, distance=True)
+    with Book(path) as book:
+        assert book.info.lines == ((10, None) if player == 0 else (None, 10))
+        assert book.info.plies == 0
+        reached = list(strategy_positions(book, player, 10))
+        for _, state in reached:
+            chosen = book.chosen_move(state)
+            assert chosen is not None
+            move, score = chosen
+            assert score == values[game.key(state)]
+            child = game.result(state, move)
+            after = values[game.key(child)] if not game.is_terminal(child) else None
+            if after is not None:  # the move keeps the value: a win one ply further
+                assert score == (-after - 1 if -after > 0 else -after + 1 if -after < 0 else 0)
+            else:
+                assert game.utility(child, game.to_move(state)) > 0  # a winning move
+        # the other side's positions and those off the lines are not the book's
+        assert book.chosen_move(game.result(game.initial_state(), 0)) is None or player == 1
+    keys = {game.canonical_key(state) for _, state in reached}
+    assert {key for key, _ in line_rows(path)} == keys
+    assert sum(r.positions for r in reports) == len(keys)
+    assert [r.ply for r in reports] == list(range(11))
+
+
+def test_lines_resume_and_extend_to_the_same_rows(tmp_path: Path) -> None:
+    once = tmp_path / "once.sqlite"
+    build_lines(MEDIUM, once, 8, player=0)
+    steps = tmp_path / "steps.sqlite"
+    build_lines(MEDIUM, steps, 4, player=0)
+    with Book(steps) as book:
+        assert book.info.lines == (4, None)
+    build_lines(MEDIUM, steps, 8, player=0)
+    assert line_rows(steps) == line_rows(once) and rows(steps) == rows(once)
+    # a build stopped in the middle of a ply (each position's two rows are committed
+    # together): the rows it had not written come back
+    with sqlite3.connect(steps) as connection:
+        connection.execute(
+            "DELETE FROM lines WHERE key IN (SELECT key FROM positions WHERE ply = 6)"
+        )
+        connection.execute(
+            "DELETE FROM lines WHERE key IN (SELECT key FROM positions WHERE ply = 8)"
+        )
+        connection.execute("DELETE FROM positions WHERE ply = 8")
+    reports = build_lines(MEDIUM, steps, 8, player=0)
+    assert line_rows(steps) == line_rows(once) and rows(steps) == rows(once)
+    assert [r.added > 0 for r in reports] == [False] * 6 + [True, False, True]
+    with Book(steps) as book:
+        assert book.info.lines == (8, None)
+
+
+def test_lines_inside_a_full_book_take_its_best_moves(tmp_path: Path, medium_book: Path) -> None:
+    path = tmp_path / "both.sqlite"
+    path.write_bytes(medium_book.read_bytes())
+    before = rows(path)
+    reports = build_lines(MEDIUM, path, 9, player=1)
+    game = make(MEDIUM)
+    with Book(path) as book:
+        assert book.info.plies == 6 and book.info.lines == (None, 9)
+        for ply, state in strategy_positions(book, 1, 9):
+            chosen = book.chosen_move(state)
+            assert chosen is not None
+            scores = book.move_scores(state)
+            if ply < 6:  # inside the full book: one of its best moves
+                assert scores is not None and scores[chosen[0]] == chosen[1]
+                assert chosen[1] == max(scores.values())
+            elif ply in {7, 9}:
+                fresh = solve(game, state, root_scores=True)
+                assert chosen[1] == fresh.score and chosen[0] in fresh.best_moves
+    assert set(before) <= set(rows(path))  # the full book's rows stay as they were
+    assert all(r.positions == 0 for r in reports if r.ply % 2 == 0)
+
+
+def test_a_book_from_before_lines_reads_and_gains_them(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    build(SMALL, path, 2)
+    with sqlite3.connect(path) as connection:
+        connection.execute("DROP TABLE lines")
+    game = make(SMALL)
+    with Book(path) as book:
+        assert book.info.lines == (None, None)
+        assert book.chosen_move(game.initial_state()) is None
+        assert book.move_scores(game.initial_state()) is not None
+    build_lines(SMALL, path, 4, player=0)
+    with Book(path) as book:
+        start = game.initial_state()
+        chosen = book.chosen_move(start)
+        assert chosen is not None and chosen[1] == 0  # 4x4 is a draw
+        replied = game.result(game.result(start, chosen[0]), 0)
+        assert book.chosen_move(replied) is not None
+
+
+def test_the_engine_follows_the_lines_with_no_search(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "connect4-5x4.sqlite"
+    build_lines(MEDIUM, path, 8, player=0)
+    monkeypatch.setenv(ENVIRONMENT_VARIABLE, str(path))
+    game = make(MEDIUM)
+    rng = random.Random(8)
+    for _ in range(3):
+        agent = SearchAgent(Limits(depth=1))
+        state = game.initial_state()
+        for ply in range(0, 9, 2):
+            move = agent.choose(game, state)
+            assert agent.last is not None and agent.last.stats.nodes == 0, ply
+            assert move in solve(game, state).best_moves
+            state = game.result(state, move)
+            if game.is_terminal(state):
+                break
+            state = game.result(state, rng.choice(list(game.actions(state))))
+            if game.is_terminal(state):
+                break
+
+
+def test_book_lines_command_info_and_probe(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "lines.sqlite"
+    argv = ["book", "lines", SMALL, "--player", "second", "--plies", "5", "--out", str(path)]
+    assert main([*argv, "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].split() == ["ply", "positions", "added", "seconds"]
+    plies = [line.split()[:2] for line in out.splitlines()[2:8]]
+    assert [ply for ply, _ in plies] == ["0", "1", "2", "3", "4", "5"]
+    assert [count for ply, count in plies if int(ply) % 2 == 0] == ["0", "0", "0"]
+    assert main(["book", "info", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "lines of the second player: to 5 plies" in out and "first player" not in out
+    game = make(SMALL)
+    with Book(path) as book:
+        chosen = book.chosen_move(game.parse_state("2"))
+    assert chosen is not None
+    assert main(["book", "probe", str(path), "--moves", "2"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        f"best move (the book's line): {game.format_move(game.parse_state('2'), chosen[0])}" in out
+    )
+    with pytest.raises(SystemExit) as leaving:  # argparse's own error
+        main([*argv[:3], "--player", "third", "--plies", "2"])
+    assert leaving.value.code == 2
+    assert "invalid choice: 'third'" in capsys.readouterr().err

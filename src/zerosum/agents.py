@@ -131,7 +131,8 @@ class SearchAgent:
     (:func:`zerosum.book.find_book`), and while the book scores every move of the
     position it plays the best of them (the first in the game's move order among equals)
     with no search: ``last`` then holds the exact score, every move's score as
-    ``root_scores`` and no nodes."""
+    ``root_scores`` and no nodes. Past those positions it plays the move the book's
+    lines choose (:meth:`zerosum.book.Book.chosen_move`) while there is one."""
 
     def __init__(
         self,
@@ -183,7 +184,8 @@ class SearchAgent:
 
     def _from_book(self, game: Any, state: Any) -> EngineResult | None:
         """The book's best move at ``state``, or ``None`` when the agent plays without a
-        book, the game has none, or the book does not score every move there."""
+        book, the game has none, or the book neither scores every move there nor has a
+        line through it."""
         if not self.book:
             return None
         held = self._books.get(id(game))
@@ -194,9 +196,12 @@ class SearchAgent:
             return None
         start = time.perf_counter()
         scores = book.move_scores(state)
-        if scores is None:
+        if scores is not None:
+            move, score = next(iter(scores.items()))
+        elif (chosen := book.chosen_move(state)) is not None:
+            move, score = chosen
+        else:
             return None
-        move, score = next(iter(scores.items()))
         stats = EngineStats(
             nodes=0,
             cutoffs=0,

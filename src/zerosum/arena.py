@@ -101,8 +101,6 @@ import re
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -112,6 +110,7 @@ from zerosum import notation
 from zerosum.agents import Agent, ClockReading, close_agent, tell_clock
 from zerosum.game import MissingCapabilityError, ZerosumError, other, outcome, quoted
 from zerosum.games import registry
+from zerosum.pools import SurvivingPool
 from zerosum.ratings import (
     EloEstimate,
     Pentanomial,
@@ -1260,43 +1259,23 @@ def _surviving_pool(
     still are: they had started)."""
     waiting = deque(tasks)
     suspects: deque[GameTask] = deque()
-    running: dict[Future[GameRecord], GameTask] = {}
-    pool: ProcessPoolExecutor | None = None
-    try:
-        while (waiting and not stopped()) or suspects or running:
-            if pool is None:
-                pool = ProcessPoolExecutor(max_workers=size)
+    with SurvivingPool(size, play_task) as pool:
+        while (waiting and not stopped()) or suspects or pool.running:
             alone = bool(suspects)
             queue, room = (suspects, 1) if alone else (waiting, size)
             if queue is waiting and stopped():
                 room = 0  # only the games running are waited for
-            broken = False
-            while queue and len(running) < room:
+            while queue and pool.running < room:
                 task = queue.popleft()
-                try:
-                    running[pool.submit(play_task, task)] = task
-                except BrokenProcessPool:  # a worker died since the last wait
+                if not pool.submit(task):
                     queue.appendleft(task)
-                    broken = True
                     break
-            finished: set[Future[GameRecord]] = set()
-            if not broken:
-                finished, _ = wait(running, return_when=FIRST_COMPLETED)
-                broken = any(isinstance(f.exception(), BrokenProcessPool) for f in finished)
-            if broken:
-                pool.shutdown(wait=True)  # after which every future it held is settled
-                pool = None
-                finished = set(running)
-            lost = []
-            for future in sorted(finished, key=lambda f: running[f].index):
-                task = running.pop(future)
-                if isinstance(future.exception(), BrokenProcessPool):
-                    lost.append(task)
-                else:
-                    yield future.result()
+            ended, lost = pool.wait()
+            for _, record in sorted(ended, key=lambda done: done[0].index):
+                yield record
             if not lost:
                 continue
-            games = ", ".join(str(task.index) for task in lost)
+            games = ", ".join(str(task.index) for task in sorted(lost, key=lambda t: t.index))
             if alone:
                 warn(f"game {games} is void: its worker process died again as it played alone")
                 yield from map(_void_record, lost)
@@ -1305,10 +1284,7 @@ def _surviving_pool(
                     f"a worker process died during game(s) {games}; playing them again, "
                     f"one at a time"
                 )
-                suspects.extend(lost)
-    finally:
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+                suspects.extend(sorted(lost, key=lambda t: t.index))
 
 
 def _ray_workers(

@@ -5,13 +5,25 @@ A book holds, for a game, one row per position reached within its first ``plies`
 searching: a position whose every move leads into the book (or ends the game) is
 answered with no search at all (:meth:`Book.move_scores`).
 
-The file (``sqlite3`` from the standard library) has two tables::
+Past its full plies a book may hold *lines* for a player: a strategy rather than every
+position. At each position up to some ply where that player is to move and which it
+reaches playing the book's own choices against every reply, the book keeps the exact
+score and one best move (:meth:`Book.chosen_move`). A player that follows them plays
+perfectly for as long as they last, and they cost one solve a position where the player
+moves, against one a position at every ply for the full book: about the square root of
+the positions to the same depth.
+
+The file (``sqlite3`` from the standard library) has three tables::
 
     CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE positions (
         key INTEGER PRIMARY KEY,  -- the game's canonical_key (else key) of the position
         ply INTEGER NOT NULL,     -- the moves played from the start to reach it
         score INTEGER NOT NULL    -- its exact engine score for the side to move
+    ) WITHOUT ROWID;
+    CREATE TABLE lines (
+        key INTEGER PRIMARY KEY,  -- a position of a line, also in positions
+        child INTEGER NOT NULL    -- the key of the position its chosen move leads to
     ) WITHOUT ROWID;
 
 ``meta`` holds ``format`` (``zerosum-book``), ``version`` (:data:`SCHEMA_VERSION`; a
@@ -21,7 +33,10 @@ readers match against their game), ``key`` (``canonical_key`` when positions are
 once for their mirror images, else ``key``), ``plies`` (every position up to this many
 plies is in the book; ``0`` until a first build completes), ``created`` (UTC, ISO 8601)
 and ``solver`` (what solved the deepest ply: zerosum's version, and whether the compiled
-kernel or the pure-Python path). Scores are engine units
+kernel or the pure-Python path); ``lines_0`` and ``lines_1``, when there are lines for
+the first or the second player, the ply to which they reach. A move is stored as the key
+of the position it leads to, so that a line holds for both mirror images. Books written
+before lines existed have no ``lines`` table and read as having none. Scores are engine units
 (:mod:`zerosum.search.engine`): a win in ``n`` plies from the position is ``WIN - n``,
 a loss ``n - WIN``, a draw 0. A game's ``published_score`` converts them (connect
 four's: 22 minus the winner's stones on 7x6, as ``zerosum solve`` prints them).
@@ -36,7 +51,8 @@ every position it is given) or on Ray actors; workers send scores back and the c
 process alone writes the file, committing every second. A worker that dies costs only
 the positions it had not returned, which are given to another. A build interrupted
 (Ctrl-C, a kill) and run again skips every position already stored and ends with the
-same rows as one never interrupted.
+same rows as one never interrupted. :func:`build_lines` adds a player's lines ply by ply
+in the same way, on the same workers, each position solved with one best move.
 
 :func:`find_book` looks for a game's book where :func:`default_paths` says: the
 ``ZEROSUM_BOOK`` environment variable (a book file, a folder of books, or ``0`` for
@@ -47,6 +63,7 @@ none), then the user data folder (``$XDG_DATA_HOME/zerosum/books``, by default
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import sqlite3
@@ -54,16 +71,14 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from zerosum.game import WIN, WIN_THRESHOLD, ZerosumError, describe_state, quoted
-
-if TYPE_CHECKING:
-    from concurrent.futures import Future
 
 __all__ = [
     "ENVIRONMENT_VARIABLE",
@@ -77,6 +92,7 @@ __all__ = [
     "PlyReport",
     "book_name",
     "build",
+    "build_lines",
     "default_paths",
     "find_book",
     "user_folder",
@@ -94,10 +110,16 @@ ENVIRONMENT_VARIABLE = "ZEROSUM_BOOK"
 PACKAGE_FOLDER = Path(__file__).resolve().parent / "books"
 """The books shipped inside the package."""
 
+_LINES_TABLE = (
+    "CREATE TABLE IF NOT EXISTS lines (key INTEGER PRIMARY KEY, child INTEGER NOT NULL) "
+    "WITHOUT ROWID"
+)
+
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS positions ("
     "key INTEGER PRIMARY KEY, ply INTEGER NOT NULL, score INTEGER NOT NULL) WITHOUT ROWID",
+    _LINES_TABLE,
 )
 
 _COMMIT_SECONDS = 1.0
@@ -131,6 +153,9 @@ class BookInfo:
     plies: int
     created: str
     solver: str
+    lines: tuple[int | None, ...] = ()
+    """Per player (the first mover first), the ply to which the book's lines for that
+    player reach, ``None`` for no lines."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,11 +233,14 @@ def _read_meta(connection: sqlite3.Connection, path: Path) -> dict[str, str]:
             f"{quoted(str(path))} is a book of version {meta.get('version')}; this zerosum "
             f"reads version {SCHEMA_VERSION} (build it again with zerosum book build)"
         )
-    missing = [field for field in BookInfo.__slots__ if field not in meta and field != "path"]
+    missing = [
+        field for field in BookInfo.__slots__ if field not in meta and field not in _NOT_IN_META
+    ]
     if missing:
         raise BookError(f"{quoted(str(path))} is a damaged book: no {', '.join(missing)}")
-    if not meta["plies"].isdigit():
-        raise BookError(f"{quoted(str(path))} is a damaged book: plies {meta['plies']!r}")
+    for name in ("plies", *(f"lines_{player}" for player in range(2))):
+        if name in meta and not meta[name].isdigit():
+            raise BookError(f"{quoted(str(path))} is a damaged book: {name} {meta[name]!r}")
     return meta
 
 
@@ -227,7 +255,14 @@ def _info(meta: dict[str, str], path: Path) -> BookInfo:
         plies=int(meta["plies"]),
         created=meta["created"],
         solver=meta["solver"],
+        lines=tuple(
+            int(meta[name]) if (name := f"lines_{player}") in meta else None for player in range(2)
+        ),
     )
+
+
+_NOT_IN_META = ("path", "lines")
+"""The fields of :class:`BookInfo` not read from a ``meta`` row of the same name."""
 
 
 def _terminal_value(game: Any, state: Any) -> int:
@@ -257,7 +292,7 @@ class Book:
     another game); ``game`` is made from the book's own spec when not given. Use it as a
     context manager, or call :meth:`close`. Lookups may come from several threads."""
 
-    __slots__ = ("_connection", "_key", "_lock", "game", "info")
+    __slots__ = ("_connection", "_has_lines", "_key", "_lock", "game", "info")
 
     game: Any
     """The game whose positions the book holds."""
@@ -288,6 +323,7 @@ class Book:
             connection.close()
             raise
         self._connection = connection
+        self._has_lines = _has_lines(connection)
         self._lock = threading.Lock()
         self.game = game
         self.info = _info(meta, where)
@@ -322,23 +358,33 @@ class Book:
         to move, best first (ties in the game's move order), or ``None`` unless every
         move ends the game or leads to a position in the book. A move that ends the game
         is scored by the rules. ``None`` for a finished game."""
+        return _move_scores(self.game, self._key, self._scores, state)
+
+    def chosen_move(self, state: Any) -> tuple[Any, int] | None:
+        """Return the move the book's lines choose at ``state`` (a best move) and the
+        exact score of ``state`` for the side to move, or ``None`` when no line passes
+        through ``state`` (see :func:`build_lines`)."""
         game = self.game
-        if game.is_terminal(state):
+        if not self._has_lines or game.is_terminal(state):
             return None
-        mover = game.to_move(state)
-        children = [(move, game.result(state, move)) for move in game.actions(state)]
-        keys = [None if game.is_terminal(c) else self._key(c) for _, c in children]
-        found = self._scores([k for k in keys if k is not None])
-        scores: dict[Any, int] = {}
-        for (move, child), key in zip(children, keys, strict=True):
-            if key is None:
-                child_score = _terminal_value(game, child)
-            elif key in found:
-                child_score = found[key]
-            else:
-                return None
-            scores[move] = _backed_up(child_score, game.to_move(child) == mover)
-        return dict(sorted(scores.items(), key=lambda item: -item[1]))
+        key = self._key(state)
+        try:
+            with self._lock:
+                row = self._connection.execute(
+                    "SELECT lines.child, positions.score FROM lines JOIN positions "
+                    "ON positions.key = lines.key WHERE lines.key = ?",
+                    (key,),
+                ).fetchone()
+        except OverflowError:  # keys past 63 bits: no book holds them
+            return None
+        except sqlite3.DatabaseError as error:
+            raise BookError(
+                f"cannot read the book {quoted(str(self.info.path))}: {error}"
+            ) from None
+        if row is None:
+            return None
+        move = _move_to(game, self._key, state, int(row[0]))
+        return None if move is None else (move, int(row[1]))
 
     def counts(self) -> dict[int, int]:
         """Return the positions stored at each ply."""
@@ -350,22 +396,59 @@ class Book:
 
     def _scores(self, keys: Sequence[int]) -> dict[int, int]:
         """The stored scores of ``keys`` (those it holds)."""
-        if not keys:
-            return {}
-        marks = ",".join("?" * len(keys))
         try:
             with self._lock:
-                rows = self._connection.execute(
-                    f"SELECT key, score FROM positions WHERE key IN ({marks})",
-                    keys,
-                ).fetchall()
+                return _stored_scores(self._connection, keys)
         except OverflowError:  # keys past 63 bits: no book holds them
             return {}
         except sqlite3.DatabaseError as error:
             raise BookError(
                 f"cannot read the book {quoted(str(self.info.path))}: {error}"
             ) from None
-        return {int(key): int(score) for key, score in rows}
+
+
+def _has_lines(connection: sqlite3.Connection) -> bool:
+    """Whether the book has a ``lines`` table (books made before lines have none)."""
+    row = connection.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'lines'"
+    ).fetchone()
+    return row is not None
+
+
+def _move_scores(
+    game: Any,
+    key: Callable[[Any], int],
+    lookup: Callable[[Sequence[int]], dict[int, int]],
+    state: Any,
+) -> dict[Any, int] | None:
+    """Every move of ``state`` with its exact score, best first (ties in the game's move
+    order), from the stored scores ``lookup`` gives of the children's keys and the rules
+    for children that end the game; ``None`` unless every child is scored."""
+    if game.is_terminal(state):
+        return None
+    mover = game.to_move(state)
+    children = [(move, game.result(state, move)) for move in game.actions(state)]
+    keys = [None if game.is_terminal(c) else key(c) for _, c in children]
+    found = lookup([k for k in keys if k is not None])
+    scores: dict[Any, int] = {}
+    for (move, child), child_key in zip(children, keys, strict=True):
+        if child_key is None:
+            child_score = _terminal_value(game, child)
+        elif child_key in found:
+            child_score = found[child_key]
+        else:
+            return None
+        scores[move] = _backed_up(child_score, game.to_move(child) == mover)
+    return dict(sorted(scores.items(), key=lambda item: -item[1]))
+
+
+def _move_to(game: Any, key: Callable[[Any], int], state: Any, child: int) -> Any:
+    """The first move of ``state`` (in the game's order) leading to the position keyed
+    ``child``, or ``None``."""
+    for move in game.actions(state):
+        if key(game.result(state, move)) == child:
+            return move
+    return None
 
 
 def user_folder() -> Path:
@@ -419,25 +502,43 @@ def find_book(game: Any) -> Book | None:
 _Chunk = list[tuple[int, Any]]
 """Positions sent to a worker: ``(key, state)`` pairs."""
 
-_Scored = tuple[list[tuple[int, int]], float, str]
-"""A worker's answer: ``(key, score)`` pairs, the seconds taken and the solver's name."""
+_Found = list[tuple[int, int, int | None]]
+"""Solved positions: ``(key, score, child)``, ``child`` the key of the position a best move
+leads to when the build chooses moves (lines), else ``None``."""
 
-_Results = Iterator[tuple[list[tuple[int, int]], str]]
-"""The scores of a ply's chunks as they come back, each with the solver's name."""
+_Scored = tuple[_Found, float, str]
+"""A worker's answer: the positions solved, the seconds taken and the solver's name."""
+
+_Results = Iterator[tuple[_Found, str]]
+"""The positions of a ply's chunks as they come back, each with the solver's name."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Job:
+    """What every worker of a build is set up for: the game ``spec``, whether kernels
+    are on (as in the parent), and whether it ``choose``s a best move of each position
+    (lines) or only scores it."""
+
+    spec: str
+    kernels_on: bool
+    choose: bool
 
 
 class _Scorer:
     """The exact score of positions of one game, with one engine (and its table) kept
     for all of them: the compiled kernel's ``value`` when the game has one and kernels
-    are on, else :func:`zerosum.search.solve.solve`."""
+    are on, else :func:`zerosum.search.solve.solve`, which also finds a best move when
+    the job chooses them (through the compiled engine when there is one)."""
 
-    __slots__ = ("_engine", "_value", "game", "solver")
+    __slots__ = ("_engine", "_key", "_value", "choose", "game", "solver")
 
-    def __init__(self, spec: str) -> None:
+    def __init__(self, spec: str, choose: bool) -> None:
         from zerosum.games import registry  # noqa: PLC0415 - the search loads for a build
         from zerosum.search.engine import Engine  # noqa: PLC0415
 
         self.game = registry.make(spec)
+        self.choose = choose
+        self._key = _key_function(self.game)[1]
         compiled = getattr(self.game, "compiled_engine", None)
         engine = compiled() if callable(compiled) else None
         # connect four's KernelEngine holds a kernel whose value() runs the whole solve
@@ -448,17 +549,24 @@ class _Scorer:
         self.solver = _solver_name(self._value is not None)
 
     def __call__(self, states: _Chunk) -> _Scored:
-        """Score ``(key, state)`` pairs."""
+        """Solve ``(key, state)`` pairs."""
         from zerosum.search.solve import solve  # noqa: PLC0415
 
         start = time.perf_counter()
         value = self._value
-        if value is not None:
-            found = [(key, value(state)) for key, state in states]
+        game, engine = self.game, self._engine
+        found: _Found
+        if self.choose:
+            found = []
+            for key, state in states:
+                solution = solve(game, state, best_moves=False, engine=engine)
+                child = game.result(state, solution.best_moves[0])
+                found.append((key, solution.score, self._key(child)))
+        elif value is not None:
+            found = [(key, value(state), None) for key, state in states]
         else:
-            engine = self._engine
             found = [
-                (key, solve(self.game, state, best_moves=False, engine=engine).score)
+                (key, solve(game, state, best_moves=False, engine=engine).score, None)
                 for key, state in states
             ]
         return found, time.perf_counter() - start, self.solver
@@ -479,14 +587,14 @@ _worker: list[_Scorer] = []
 """A pool worker's scorer, made once by :func:`_start_worker`."""
 
 
-def _start_worker(spec: str, kernels_on: bool) -> None:
+def _start_worker(job: _Job) -> None:
     """Set up a pool worker: kernels as the parent has them, its scorer, and Ctrl-C left
     to the parent, which stops the build after the chunks under way."""
     from zerosum import kernels  # noqa: PLC0415
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    kernels.use_kernels(kernels_on)
-    _worker.append(_Scorer(spec))
+    kernels.use_kernels(job.kernels_on)
+    _worker.append(_Scorer(job.spec, job.choose))
 
 
 def _work(states: _Chunk) -> _Scored:
@@ -497,11 +605,11 @@ def _work(states: _Chunk) -> _Scored:
 class _RayWorker:
     """A Ray actor holding one scorer for every chunk it is given."""
 
-    def __init__(self, spec: str, kernels_on: bool) -> None:
+    def __init__(self, job: _Job) -> None:
         from zerosum import kernels  # noqa: PLC0415
 
-        kernels.use_kernels(kernels_on)
-        self.scorer = _Scorer(spec)
+        kernels.use_kernels(job.kernels_on)
+        self.scorer = _Scorer(job.spec, job.choose)
 
     def score(self, states: _Chunk) -> _Scored:
         """Score a chunk of positions."""
@@ -546,6 +654,10 @@ class _Chunks:
         self.seconds += seconds
         self.solved += len(chunk)
 
+    def give_back(self, chunk: _Chunk) -> None:
+        """Take back a chunk no worker started, to give it first next time."""
+        self.retry.appendleft(chunk)
+
     def lost(self, chunk: _Chunk) -> None:
         """Give ``chunk`` again after its worker died; :class:`BookError` once its
         positions have killed :data:`_DEATHS` workers."""
@@ -560,9 +672,21 @@ class _Chunks:
         self.retry.append(chunk)
 
 
-def _here(chunks: _Chunks, spec: str) -> _Results:
+def _results(chunks: _Chunks, job: _Job, workers: int, ray_address: str | None) -> _Results:
+    """Solve the chunks where the build was told: in this process (one worker), on a
+    pool of processes, or on Ray."""
+    if not chunks:
+        return iter(())
+    if ray_address is not None:
+        return _ray(chunks, job, workers if workers > 1 else None, ray_address)
+    if workers > 1:
+        return _pool(chunks, job, workers)
+    return _here(chunks, job)
+
+
+def _here(chunks: _Chunks, job: _Job) -> _Results:
     """Solve every chunk in this process."""
-    scorer = _Scorer(spec)
+    scorer = _Scorer(job.spec, job.choose)
     while chunks:
         chunk = chunks.next()
         found, seconds, solver = scorer(chunk)
@@ -570,56 +694,28 @@ def _here(chunks: _Chunks, spec: str) -> _Results:
         yield found, solver
 
 
-def _pool(chunks: _Chunks, spec: str, kernels_on: bool, workers: int) -> _Results:
+def _pool(chunks: _Chunks, job: _Job, workers: int) -> _Results:
     """Solve the chunks on a pool of ``workers`` processes with twice as many chunks in
-    flight; when a worker dies, a new pool takes over the chunks the old one left."""
+    flight; the chunks a dying worker took down are given again (:class:`_Chunks`)."""
     # a process pool costs an import only a build needs: readers of books skip it
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait  # noqa: PLC0415
-    from concurrent.futures.process import BrokenProcessPool  # noqa: PLC0415
+    from zerosum.pools import SurvivingPool  # noqa: PLC0415
 
-    pool: ProcessPoolExecutor | None = None
-    running: dict[Future[_Scored], _Chunk] = {}
-    try:
-        while chunks or running:
-            if pool is None:
-                pool = ProcessPoolExecutor(
-                    max_workers=workers, initializer=_start_worker, initargs=(spec, kernels_on)
-                )
-            broken = False
-            while chunks and len(running) < 2 * workers and not broken:
+    with SurvivingPool(workers, _work, _start_worker, (job,)) as pool:
+        while chunks or pool.running:
+            while chunks and pool.running < 2 * workers:
                 chunk = chunks.next()
-                try:
-                    running[pool.submit(_work, chunk)] = chunk
-                except BrokenProcessPool:  # a worker died since the last wait
-                    chunks.lost(chunk)
-                    broken = True
-            finished: set[Future[_Scored]] = set()
-            if running and not broken:
-                finished, _ = wait(running, return_when=FIRST_COMPLETED)
-                broken = any(isinstance(f.exception(), BrokenProcessPool) for f in finished)
-            if broken:
-                pool.shutdown(wait=True)  # after which every future it held is settled
-                pool = None
-                finished = set(running)
-            for future in finished:
-                chunk = running.pop(future)
-                error = future.exception()
-                if isinstance(error, BrokenProcessPool):
-                    chunks.lost(chunk)
-                elif error is not None:
-                    raise error
-                else:
-                    found, seconds, solver = future.result()
-                    chunks.done(chunk, seconds)
-                    yield found, solver
-    finally:
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+                if not pool.submit(chunk):
+                    chunks.give_back(chunk)
+                    break
+            ended, lost = pool.wait()
+            for chunk in lost:
+                chunks.lost(chunk)
+            for chunk, (found, seconds, solver) in ended:
+                chunks.done(chunk, seconds)
+                yield found, solver
 
 
-def _ray(
-    chunks: _Chunks, spec: str, kernels_on: bool, workers: int | None, address: str
-) -> _Results:
+def _ray(chunks: _Chunks, job: _Job, workers: int | None, address: str) -> _Results:
     """Solve the chunks on Ray actors, one chunk at a time each: ``workers`` of them (by
     default one per CPU of the cluster). ``address`` ``local`` starts a cluster here. An
     actor that dies is replaced and its chunk given again."""
@@ -647,7 +743,7 @@ def _ray(
             resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
             workers = max(1, int(resources.get("CPU", 1)))
         actor: Any = ray.remote(num_cpus=1)(_RayWorker)
-        idle = [actor.remote(spec, kernels_on) for _ in range(workers)]
+        idle = [actor.remote(job) for _ in range(workers)]
         running: dict[Any, tuple[Any, _Chunk]] = {}
         while chunks or running:
             while chunks and idle:
@@ -661,7 +757,7 @@ def _ray(
                     found, seconds, solver = ray.get(reference)
                 except (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError):
                     chunks.lost(chunk)
-                    idle.append(actor.remote(spec, kernels_on))
+                    idle.append(actor.remote(job))
                     continue
                 idle.append(worker)
                 chunks.done(chunk, seconds)
@@ -691,6 +787,14 @@ def _levels(game: Any, key: Callable[[Any], int], plies: int) -> list[list[tuple
     return levels
 
 
+def _check_keys(game: Any, level: list[tuple[int, Any]]) -> None:
+    """Refuse positions (``(key, state)`` sorted by key) that SQLite's integers cannot key."""
+    if level and not 0 <= level[0][0] <= level[-1][0] < 1 << 63:
+        raise BookError(
+            f"the positions of {book_name(game)} have keys beyond 63 bits; a book cannot hold them"
+        )
+
+
 def _wins_at_once(game: Any, state: Any) -> bool:
     """Whether the side to move wins with its next move: the rules say so, no search."""
     if not game.info.win_loss:
@@ -709,11 +813,12 @@ def _wins_at_once(game: Any, state: Any) -> bool:
 class _Writer:
     """The build's one connection: rows inserted, committed every :data:`_COMMIT_SECONDS`."""
 
-    __slots__ = ("committed", "connection", "pending")
+    __slots__ = ("committed", "connection", "pending", "pending_lines")
 
     def __init__(self, connection: sqlite3.Connection) -> None:
         self.connection = connection
         self.pending: list[tuple[int, int, int]] = []
+        self.pending_lines: list[tuple[int, int]] = []
         self.committed = time.perf_counter()
 
     def add(self, rows: list[tuple[int, int, int]]) -> None:
@@ -721,6 +826,11 @@ class _Writer:
         self.pending.extend(rows)
         if time.perf_counter() - self.committed >= _COMMIT_SECONDS:
             self.commit()
+
+    def add_lines(self, rows: list[tuple[int, int]]) -> None:
+        """Store lines' rows ``(key, child)``, written with the next commit; the
+        position's own row must be given to :meth:`add` before."""
+        self.pending_lines.extend(rows)
 
     def commit(self) -> None:
         """Write and commit every row received."""
@@ -730,12 +840,40 @@ class _Writer:
                 self.pending,
             )
             self.pending = []
+        if self.pending_lines:
+            self.connection.executemany(
+                "INSERT OR IGNORE INTO lines (key, child) VALUES (?, ?)", self.pending_lines
+            )
+            self.pending_lines = []
         self.connection.commit()
         self.committed = time.perf_counter()
 
     def set_meta(self, name: str, value: str) -> None:
-        """Change a ``meta`` row (committed with the next rows)."""
-        self.connection.execute("UPDATE meta SET value = ? WHERE name = ?", (value, name))
+        """Set a ``meta`` row (committed with the next rows)."""
+        self.connection.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (name, value))
+
+
+@contextmanager
+def _writing(connection: sqlite3.Connection) -> Iterator[_Writer]:
+    """A build's writer on ``connection``, closed at the end; interrupted
+    (``KeyboardInterrupt``), it commits what it has first, since every row the workers
+    sent is exact and the next run skips it."""
+    writer = _Writer(connection)
+    try:
+        yield writer
+    except KeyboardInterrupt:
+        writer.commit()
+        raise
+    finally:
+        connection.close()
+
+
+def _reach(writer: _Writer, path: Path, name: str, plies: int) -> None:
+    """Record in the ``meta`` row ``name`` that a build reached ``plies`` (a shallower
+    build of a deeper book leaves the row as it was), and commit."""
+    reached = _read_meta(writer.connection, path).get(name)
+    writer.set_meta(name, str(plies if reached is None else max(int(reached), plies)))
+    writer.commit()
 
 
 def _open_for_build(path: Path, spec: str, game: Any, key_name: str) -> sqlite3.Connection:
@@ -755,6 +893,7 @@ def _open_for_build(path: Path, spec: str, game: Any, key_name: str) -> sqlite3.
                     f"{quoted(str(path))} is a book of {meta['name']}, not of "
                     f"{book_name(game)}; give another file"
                 )
+            connection.execute(_LINES_TABLE)  # a book from before lines gains the table
         else:
             for statement in _SCHEMA:
                 connection.execute(statement)
@@ -845,14 +984,11 @@ def build(
     if where.exists():  # refused before the positions are counted, which takes a while
         _open_for_build(where, spec, game, key_name).close()
     levels = _levels(game, key, plies)
-    if any(level and not 0 <= level[-1][0] < 1 << 63 for level in levels):  # sorted by key
-        raise BookError(
-            f"the positions of {book_name(game)} have keys beyond 63 bits; a book cannot hold them"
-        )
-    connection = _open_for_build(where, spec, game, key_name)
-    writer = _Writer(connection)
+    for level in levels:
+        _check_keys(game, level)
     reports: list[PlyReport] = []
-    try:
+    with _writing(_open_for_build(where, spec, game, key_name)) as writer:
+        connection = writer.connection
         below: dict[int, int] = {}
         for number in range(plies, -1, -1):
             ply = _Ply(
@@ -862,10 +998,9 @@ def build(
             if ply.solving:
                 added = _solve_deepest(
                     game,
-                    spec,
                     ply,
                     writer,
-                    kernels_on=kernels.enabled(),
+                    job=_Job(spec, kernels.enabled(), choose=False),
                     workers=workers,
                     ray_address=ray_address,
                     warn=warn if warn is not None else _ignore,
@@ -877,24 +1012,16 @@ def build(
             reports.append(
                 PlyReport(number, len(ply.level), added, time.perf_counter() - ply.start)
             )
-        previous = int(_read_meta(connection, where)["plies"])
-        writer.set_meta("plies", str(max(previous, plies)))
-        writer.commit()
-    except KeyboardInterrupt:
-        writer.commit()  # what the workers sent is exact: keep it for the next run
-        raise
-    finally:
-        connection.close()
+        _reach(writer, where, "plies", plies)
     return reports
 
 
 def _solve_deepest(
     game: Any,
-    spec: str,
     ply: _Ply,
     writer: _Writer,
     *,
-    kernels_on: bool,
+    job: _Job,
     workers: int,
     ray_address: str | None,
     warn: Callable[[str], None],
@@ -913,18 +1040,9 @@ def _solve_deepest(
     writer.add(rules)
     done += len(rules)
     ply.tell(done)
-    chunks = _Chunks(missing, game, warn)
-    if not chunks:
-        results: _Results = iter(())
-    elif ray_address is not None:
-        results = _ray(chunks, spec, kernels_on, workers if workers > 1 else None, ray_address)
-    elif workers > 1:
-        results = _pool(chunks, spec, kernels_on, workers)
-    else:
-        results = _here(chunks, spec)
-    for found, solver in results:
+    for found, solver in _results(_Chunks(missing, game, warn), job, workers, ray_address):
         writer.set_meta("solver", solver)
-        writer.add([(key, ply.number, score) for key, score in found])
+        writer.add([(key, ply.number, score) for key, score, _ in found])
         done += len(found)
         ply.tell(done)
     return len(rules) + len(missing)
@@ -981,3 +1099,151 @@ def _child(game: Any, writer: _Writer, child: Any, key: Callable[[Any], int]) ->
             "it is damaged; build it anew"
         )
     return int(row[0])
+
+
+def build_lines(
+    spec: str,
+    path: str | Path,
+    plies: int,
+    *,
+    player: int,
+    workers: int = 1,
+    ray_address: str | None = None,
+    progress: Callable[[BuildProgress], None] | None = None,
+    warn: Callable[[str], None] | None = None,
+) -> list[PlyReport]:
+    """Add to the book of the game ``spec`` at ``path`` (made if missing) the lines of
+    ``player`` (0 moves first) up to ``plies`` plies: the exact score and one best move of
+    every position up to that ply where ``player`` is to move and which it reaches
+    playing the book's moves against every reply (one per canonical key).
+
+    The build goes ply by ply from the start. A position whose every move the book
+    already scores (its full plies, or positions of other lines) takes the best of them,
+    the first in the game's move order among equals; every other one is solved with one
+    best move, in this process,
+    on a pool of ``workers`` processes or on Ray, as :func:`build` solves its deepest
+    ply. The next ply holds every reply to the moves chosen and every move at positions
+    of the other player. Run again, it skips what is stored, so an interrupted build
+    resumes and a larger ``plies`` extends the lines; the ``lines_<player>`` row of the
+    ``meta`` table records the ply reached. Returns a :class:`PlyReport` per ply, the
+    first ply first, counting the positions where ``player`` moves. Raises
+    :class:`BookError` as :func:`build` does, and for a ``player`` other than 0 or 1.
+    Interrupted (``KeyboardInterrupt``), it commits what it has first."""
+    from zerosum import kernels  # noqa: PLC0415 - the games load when a book is built
+    from zerosum.games import registry  # noqa: PLC0415
+
+    if plies < 0:
+        raise BookError(f"lines need 0 plies or more, not {plies}")
+    if workers < 1:
+        raise BookError(f"a build needs 1 worker or more, not {workers}")
+    if player not in {0, 1}:
+        raise BookError(f"lines are for player 0 (the first to move) or 1, not {player}")
+    game = registry.make(spec)
+    key_name, key = _key_function(game)
+    where = Path(path)
+    job = _Job(spec, kernels.enabled(), choose=True)
+    reports: list[PlyReport] = []
+    with _writing(_open_for_build(where, spec, game, key_name)) as writer:
+        connection = writer.connection
+        start = game.initial_state()
+        level = {} if game.is_terminal(start) else {key(start): start}
+        for number in range(plies + 1):
+            positions = sorted(level.items(), key=lambda item: item[0])
+            _check_keys(game, positions)
+            own = [(k, state) for k, state in positions if game.to_move(state) == player]
+            ply = _Ply(number, own, _lines_stored(connection, own), True, progress)
+            ply.tell(len(ply.stored))
+            added = _choose(
+                game,
+                key,
+                ply,
+                writer,
+                job=job,
+                workers=workers,
+                ray_address=ray_address,
+                warn=warn if warn is not None else _ignore,
+            )
+            writer.commit()
+            reports.append(PlyReport(number, len(own), added, time.perf_counter() - ply.start))
+            chosen = _lines_stored(connection, own)
+            level = {}
+            for parent, state in positions:
+                if parent in chosen:
+                    move = _move_to(game, key, state, chosen[parent])
+                    if move is None:
+                        raise BookError(
+                            f"the book's line at {describe_state(game, state)} leads nowhere "
+                            "the position's moves reach: it is damaged; build it anew"
+                        )
+                    moves = [move]
+                else:
+                    moves = list(game.actions(state))
+                for move in moves:
+                    child = game.result(state, move)
+                    if not game.is_terminal(child):
+                        level.setdefault(key(child), child)
+        _reach(writer, where, f"lines_{player}", plies)
+    return reports
+
+
+def _lines_stored(connection: sqlite3.Connection, level: list[tuple[int, Any]]) -> dict[int, int]:
+    """The chosen children stored for the positions of ``level``, by key."""
+    keys = [key for key, _ in level]
+    found: dict[int, int] = {}
+    for first in range(0, len(keys), 900):  # under SQLite's limit on parameters
+        part = keys[first : first + 900]
+        rows = connection.execute(
+            f"SELECT key, child FROM lines WHERE key IN ({','.join('?' * len(part))})", part
+        )
+        found.update((int(key), int(child)) for key, child in rows)
+    return found
+
+
+def _choose(
+    game: Any,
+    key: Callable[[Any], int],
+    ply: _Ply,
+    writer: _Writer,
+    *,
+    job: _Job,
+    workers: int,
+    ray_address: str | None,
+    warn: Callable[[str], None],
+) -> int:
+    """Choose a best move at every position of ``ply`` without one stored: the best of
+    its moves when the book scores them all (a full book's plies, or children stored by
+    other lines), else by solving it. The count added."""
+    writer.commit()
+    lookup = functools.partial(_stored_scores, writer.connection)
+    done = len(ply.stored)
+    missing: list[tuple[int, Any]] = []
+    for parent, state in ply.level:
+        if parent in ply.stored:
+            continue
+        scores = _move_scores(game, key, lookup, state)
+        if scores is None:
+            missing.append((parent, state))
+            continue
+        move, score = next(iter(scores.items()))
+        writer.add([(parent, ply.number, score)])
+        writer.add_lines([(parent, key(game.result(state, move)))])
+        done += 1
+    ply.tell(done)
+    for found, solver in _results(_Chunks(missing, game, warn), job, workers, ray_address):
+        writer.set_meta("solver", solver)
+        writer.add([(parent, ply.number, score) for parent, score, _ in found])
+        writer.add_lines([(parent, child) for parent, _, child in found if child is not None])
+        done += len(found)
+        ply.tell(done)
+    return len(ply.level) - len(ply.stored)
+
+
+def _stored_scores(connection: sqlite3.Connection, keys: Sequence[int]) -> dict[int, int]:
+    """The scores stored for ``keys`` (those the book holds)."""
+    if not keys:
+        return {}
+    marks = ",".join("?" * len(keys))
+    rows = connection.execute(
+        f"SELECT key, score FROM positions WHERE key IN ({marks})", keys
+    ).fetchall()
+    return {int(key): int(score) for key, score in rows}

@@ -9,14 +9,21 @@
   command skips what is stored: an interrupted build resumes, and a larger ``--plies``
   deepens a book. Progress shows on stderr; at the end a table gives the positions and
   the time of each ply.
+* ``zerosum book lines GAME --player first --plies N`` adds to a book the lines of a
+  player (:func:`zerosum.book.build_lines`): every position up to ``N`` plies where the
+  player is to move and which it reaches playing the book's moves against every reply,
+  with its exact score and one best move, on the same workers as ``build``. Resumable
+  and extensible the same way.
 * ``zerosum book info FILE`` prints the book's metadata and its positions per ply.
 * ``zerosum book probe FILE --moves 44`` prints the stored score of a position and of
-  each of its moves, in the game's published convention when it has one.
+  each of its moves, in the game's published convention when it has one (on a line, the
+  one move the line chooses).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 import time
@@ -29,7 +36,7 @@ from zerosum.cli.common import count, make_game, progress_bar, table
 from zerosum.game import describe_depth
 
 if TYPE_CHECKING:
-    from zerosum.book import Book, BuildProgress
+    from zerosum.book import Book, BuildProgress, PlyReport
 
 PLAIN_PROGRESS_SECONDS = 10.0
 """How often a build prints a plain progress line when stderr is not a terminal."""
@@ -64,19 +71,29 @@ def register(commands: Any) -> None:
     build.add_argument(
         "--plies", type=count, required=True, metavar="N", help="every position up to N plies"
     )
-    build.add_argument(
-        "--workers",
-        type=_workers,
-        metavar="W",
-        help="processes solving the deepest ply (default: one per core; Ray: one per CPU)",
-    )
-    build.add_argument(
-        "--ray", metavar="ADDRESS", help="solve on the Ray cluster at ADDRESS ('local': start one)"
-    )
-    build.add_argument(
-        "--out", metavar="FILE", help="the book file (default: the user's books folder)"
-    )
+    _solving_options(build)
     build.set_defaults(run=run_build)
+    lines = actions.add_parser(
+        "lines",
+        help="add a player's lines to a book: a best move wherever it moves (resumable)",
+        description="Example: zerosum book lines connect4 --player first --plies 8 --workers 2",
+    )
+    lines.add_argument("game", help="a game spec, e.g. connect4 or connect4:width=5,height=4")
+    lines.add_argument(
+        "--player",
+        choices=PLAYERS,
+        required=True,
+        help="whose moves the lines choose: the first or the second to move",
+    )
+    lines.add_argument(
+        "--plies",
+        type=count,
+        required=True,
+        metavar="N",
+        help="every position up to N plies where the player moves and which its lines reach",
+    )
+    _solving_options(lines)
+    lines.set_defaults(run=run_lines)
     info = actions.add_parser("info", help="a book's metadata and positions per ply")
     info.add_argument("file", help="a book file")
     info.set_defaults(run=run_info)
@@ -91,34 +108,78 @@ def register(commands: Any) -> None:
     probe.set_defaults(run=run_probe)
 
 
+PLAYERS = ("first", "second")
+"""The values of ``zerosum book lines --player``, the first mover first."""
+
+
+def _solving_options(parser: argparse.ArgumentParser) -> None:
+    """Add the options ``build`` and ``lines`` share: where they solve and write."""
+    parser.add_argument(
+        "--workers",
+        type=_workers,
+        metavar="W",
+        help="processes solving positions (default: one per core; Ray: one per CPU)",
+    )
+    parser.add_argument(
+        "--ray", metavar="ADDRESS", help="solve on the Ray cluster at ADDRESS ('local': start one)"
+    )
+    parser.add_argument(
+        "--out", metavar="FILE", help="the book file (default: the user's books folder)"
+    )
+
+
 def run_build(args: argparse.Namespace) -> None:
     """Build (or resume) the book and print the positions and time of each ply."""
-    from zerosum.book import book_name, build, user_folder
+    from zerosum.book import build
 
-    game = make_game(args.game)
-    out = Path(args.out) if args.out else user_folder() / f"{book_name(game)}.sqlite"
-    workers = args.workers
-    if workers is None:
-        workers = 1 if args.ray else os.cpu_count() or 1
+    _run(args, build)
+
+
+def run_lines(args: argparse.Namespace) -> None:
+    """Add the player's lines to the book and print the positions and time of each ply."""
+    from zerosum.book import build_lines
+
+    _run(args, functools.partial(build_lines, player=PLAYERS.index(args.player)))
+
+
+def _run(args: argparse.Namespace, builder: Callable[..., list[PlyReport]]) -> None:
+    """Run ``builder`` (:func:`zerosum.book.build` or ``build_lines``) as the options say,
+    with progress on stderr, then print each ply, the first first, and the file."""
+    out = _out(args)
     start = time.perf_counter()
     with _progress() as progress:
-        reports = build(
+        reports = builder(
             args.game,
             out,
             args.plies,
-            workers=workers,
+            workers=_worker_count(args),
             ray_address=args.ray,
             progress=progress,
             warn=_warn,
         )
     elapsed = time.perf_counter() - start
-    rows = [
-        (r.ply, f"{r.positions:,}", f"{r.added:,}", f"{r.seconds:.2f}") for r in reversed(reports)
-    ]
+    shown = sorted(reports, key=lambda report: report.ply)
+    rows = [(r.ply, f"{r.positions:,}", f"{r.added:,}", f"{r.seconds:.2f}") for r in shown]
     print(table(rows, ("ply", "positions", "added", "seconds")))
-    total = sum(r.positions for r in reports)
+    total = sum(r.positions for r in shown)
     size = out.stat().st_size
     print(f"book: {out} ({total:,} positions, {size / 1e6:.1f} MB, built in {elapsed:.1f} s)")
+
+
+def _out(args: argparse.Namespace) -> Path:
+    """The book file a build writes: ``--out``, else the game's in the user's folder."""
+    from zerosum.book import book_name, user_folder
+
+    if args.out:
+        return Path(args.out)
+    return user_folder() / f"{book_name(make_game(args.game))}.sqlite"
+
+
+def _worker_count(args: argparse.Namespace) -> int:
+    """``--workers``, by default one per core (on Ray, one per CPU of the cluster)."""
+    if args.workers is not None:
+        return int(args.workers)
+    return 1 if args.ray else os.cpu_count() or 1
 
 
 def run_info(args: argparse.Namespace) -> None:
@@ -132,6 +193,9 @@ def run_info(args: argparse.Namespace) -> None:
     print(f"game: {info.game} ({info.name})")
     print(f"version: {info.version}")
     print(f"complete to: {describe_depth(info.plies)}")
+    for player, reached in zip(PLAYERS, info.lines, strict=False):
+        if reached is not None:
+            print(f"lines of the {player} player: to {describe_depth(reached)}")
     print(f"keys: {info.key}")
     print(f"created: {info.created}")
     print(f"solver: {info.solver}")
@@ -155,6 +219,7 @@ def run_probe(args: argparse.Namespace) -> None:
             raise UsageError(f"nothing to probe: the game is over in {where!r}")
         score = book.score(state)
         scores = book.move_scores(state)
+        chosen = book.chosen_move(state) if scores is None else None
     mover = game.info.players[game.to_move(state)]
     print(f"{game.info.title}: {where}, {mover} to move")
     if score is None:
@@ -163,10 +228,13 @@ def run_probe(args: argparse.Namespace) -> None:
         return
     shown = score_writer(game, state)
     print(f"score: {shown(score)}")
-    if scores is None:
+    if scores is not None:
+        print(move_table(game, state, scores, shown))
+    elif chosen is not None:
+        move = notation.move_formatter(game)(state, chosen[0])
+        print(f"best move (the book's line): {move}")
+    else:
         print("moves: not in the book")
-        return
-    print(move_table(game, state, scores, shown))
 
 
 def score_writer(game: Any, state: Any, weak: bool = False) -> Callable[[int], str]:
