@@ -1,8 +1,9 @@
 """The dedicated double-dummy search (:mod:`zerosum.games.bridge.search`): every answer
 of :class:`PartitionSearch` matches plain minimax, with a fresh table and with one table
 shared by many deals (where partition search answers a position from entries another
-deal stored); the sure tricks and the cards they count on hold; the engine's solver
-drives the search through ``window_value``; and limits stop it."""
+deal stored, and where a group of equivalent cards splits); the sure tricks, the top
+trumps and the second hand's quick tricks, and the cards they count on, hold; the
+engine's solver drives the search through ``window_value``; and limits stop it."""
 
 from __future__ import annotations
 
@@ -21,7 +22,13 @@ from zerosum.games.bridge.rules import (
     make,
     random_hands,
 )
-from zerosum.games.bridge.search import PartitionSearch, order_groups, sure_tricks
+from zerosum.games.bridge.search import (
+    PartitionSearch,
+    _second_hand,
+    order_groups,
+    sure_tricks,
+    top_trumps,
+)
 from zerosum.games.bridge.solver import SolverRules
 from zerosum.search.engine import Limits, SearchStopped
 from zerosum.search.reference import minimax
@@ -134,6 +141,52 @@ def test_sure_tricks_and_the_cards_they_count_on() -> None:
     # hearts trumps: east holds trumps and two spades, so two spade rounds are safe
     hearts = parse_deal("N:AKQ.A2.. J3.KQ4.. T92.J3.. 87.T9.4.")
     assert sure_tricks(hearts, 0, 1)[0] == 3
+
+
+def test_top_trumps_count_a_hand_s_trumps_above_the_opponents() -> None:
+    # spades trumps: north's SA and SQ are above east's and west's trumps (south's SK
+    # lies between them, a partner's): each wins a trick of its own
+    hands = parse_deal("N:AQ3.A.. J9.K2.. K.Q.3.4 T8.J.2.")
+    assert top_trumps(hands, 0, SPADES) == (2, 1 << 12 | 1 << 10)
+    assert top_trumps(hands, 2, SPADES) == (1, 1 << 11)
+    assert top_trumps(hands, 1, SPADES) == (0, 0)
+    assert sure_tricks(hands, 0, SPADES)[0] >= 2
+
+
+def test_the_second_hand_s_quick_tricks_never_claim_too_many() -> None:
+    # every claim of the second hand's side, checked against the tests' own exhaustive
+    # solver, on random positions one card into a trick, with and without trumps
+    claims = 0
+    for seed in range(400):
+        rng = random.Random(seed)
+        game = DoubleDummy(
+            seed=seed, cards=rng.randint(2, 4), trump=rng.choice("SHDCN"), leader=rng.choice("NESW")
+        )
+        state = game.initial_state()
+        for _ in range(4 * rng.randrange(2) + 1):
+            state = game.result(state, rng.choice(game.actions(state)))
+        hands, seat, trick, _, _, trump = state
+        tricks = _oracle_tricks(state)
+        for needed in range(1, hands[seat].bit_count() + 1):
+            if _second_hand(hands, seat, trick[0], trump, needed)[0]:
+                claims += 1
+                assert tricks >= needed, (seed, needed)
+    assert claims > 100
+
+
+def test_a_group_reaching_up_among_the_cards_decided_keeps_its_lowest_card() -> None:
+    # north's DKQ are one group, led as the queen; the answer "north-south take at most
+    # 2" rested on the DA and DK only, and once let a second deal, where north holds
+    # DK9 and the D9 lies below south's DJ, share the entry: there north-south take 3
+    # (DDS: 2 and 3). The card played for a group that reaches up among the cards an
+    # answer rests on is one of them.
+    blocked = make(parse_deal("N:92.A5.KQ.T54 Q.KJT942.8.9 T.873.J742.2 J.Q6.AT.KQJ7"), 0, NOTRUMP)
+    open_suit = make(
+        parse_deal("N:92.A5.K9.T54 Q.KJT942.8.9 7.873.J764.2 J.Q6.AT.KQJ7"), 0, NOTRUMP
+    )
+    search = PartitionSearch(4, NOTRUMP)
+    assert _answers(search, blocked) == [t <= 2 for t in range(10)]
+    assert _answers(search, open_suit) == [t <= 3 for t in range(10)]
 
 
 def test_sure_tricks_hold_wherever_their_cards_are_held_alike() -> None:

@@ -12,7 +12,9 @@ the cards with:
   bounds on the tricks the leader's side takes *from there on*, so that positions
   differing only in the tricks already won, or in cards already played, share it;
 * **partition search**: each answer comes with the cards whose ranks decided it (the
-  winners of tricks won by rank, the top cards a quick-trick bound counted), and the
+  winners of tricks won by rank, the top cards a quick-trick bound counted, and the
+  card played for a group of equivalent cards that reaches up among those, since
+  where that card is held otherwise the group splits), and the
   table entry keeps, suit by suit, only who holds each card from the top down to the
   lowest of those. Any position with the same suit lengths and the same holders of
   those cards has the same answer (the same strategy, the smaller cards played in their
@@ -20,6 +22,11 @@ the cards with:
 * **quick tricks** (:func:`sure_tricks`) as a lower bound and the top trumps of an
   opponent (or, without trumps, the opponents' top cards in every suit the leader
   holds: DDS's "later tricks") as an upper bound, each with the cards that decided it;
+  and at the second hand the quick tricks of its side (the trick it surely wins, then
+  its winners), DDS's too;
+* **move ordering** (:func:`order_groups`), a leader's cards weighed after DDS's, and
+  **no lower card of a suit** once one has failed below the lowest card the answer
+  rested on in it (DDS's lowest winning rank: the answer would be the same);
 * **the last trick played out** with no search.
 
 Its scores are tricks still to come, never the final difference: the caller adds the
@@ -125,17 +132,18 @@ def _cashing(hands: Sequence[int], seat: int, trump: int) -> tuple[list[int], in
 
 
 def top_trumps(hands: Sequence[int], seat: int, trump: int) -> tuple[int, int]:
-    """Return how many of the highest trumps still in ``hands`` are in ``seat``'s hand,
-    and those trumps (a card set)."""
+    """Return how many of ``seat``'s trumps are above every trump of its opponents, and
+    those trumps (a card set): each wins the trick it is played to (only partner's
+    trump can beat it), and ``seat`` plays each to a trick of its own, so its side
+    takes at least that many tricks."""
     mask = SUIT_MASKS[trump]
     held = hands[seat] & mask
     if not held:
         return 0, 0
-    rest = 0
-    for other, hand in enumerate(hands):
-        if other != seat:
-            rest |= hand & mask
-    count = (held >> rest.bit_length()).bit_count()
+    theirs = hands[seat ^ 1] & mask
+    if len(hands) == 4:
+        theirs |= hands[seat ^ 3] & mask
+    count = (held >> theirs.bit_length()).bit_count()
     return count, _top_cards(held, count)
 
 
@@ -154,9 +162,8 @@ def sure_tricks(hands: Sequence[int], seat: int, trump: int) -> tuple[int, int]:
     which partner cashes nothing and follows every round, then leads a suit in which
     partner cashes at least one round, and partner, on lead after winning it, cashes as
     above (that trick is partner's first round of the suit). *Top trumps*: a hand of the
-    side holding the ``k`` highest trumps still in play takes ``k`` tricks by keeping
-    them to the end (a top trump wins the trick it is played to, and its holder may play
-    it once void or when trumps are led)."""
+    side holding ``k`` trumps above every trump of the opponents takes ``k`` tricks
+    (:func:`top_trumps`)."""
     cashing, relevant = _cashing(hands, seat, trump)
     total = sum(cashing)
     if len(hands) == 4:
@@ -189,51 +196,314 @@ def order_groups(
     """Return ``groups`` (of equivalent cards ``seat`` may play to ``trick``, the cards
     on the table from its leader on) most promising first.
 
-    A leader cashes its top cards (trumps first in a trump contract, and side suits
-    an opponent would ruff last), leads low to the top cards of its partner or towards
-    partner's ruff, and otherwise leads its highest cards, through the opponent holding
-    the suit's top card (the leader's left-hand opponent) before up to it (the right-hand
-    opponent), trumps last. A follower takes the trick with the cheapest card no
-    opponent still to play can beat, unless partner already holds it so; last to play
-    it wins as cheaply as it can or plays low; and low cards (trumps last) come before
-    wasted high ones, a discard from the longest side suit first."""
+    With four hands a leader weighs each card, after the move ordering of Bo Haglund's
+    DDS: a suit in which the opponents hold fewer cards leaves them fewer choices (a
+    smaller tree); a card that wins the trick (its own top card, or a suit in which
+    partner's highest card beats the opponents', and in a trump contract no opponent
+    ruffs it unless partner overruffs) comes first, the more so when the opponents'
+    second card falls under it; leading up to the right-hand opponent's high card is
+    discouraged, through the left-hand opponent's top card to partner's second card
+    encouraged, as are suits in which the side holds the second and third cards, an
+    opponent's bare top card, partner's ruff, and a singleton towards partner's winner
+    for a ruff. With two hands a leader cashes its top cards (trumps first, side suits
+    the opponent would ruff last) and otherwise leads its highest cards, trumps last.
+    A follower takes the trick with the cheapest card no opponent still to play can
+    beat, unless partner already holds it so; last to play it wins as cheaply as it
+    can or plays low; and low cards (trumps last) come before wasted high ones, a
+    discard from the longest side suit first."""
     if len(groups) < 2:
         return groups
     if trick:
         return _follows(hands, seat, trick, trump, groups)
-    seats = len(hands)
-    partner = hands[(seat + 2) % 4] if seats == 4 else 0
-    mine = hands[seat]
-    everyone = 0
-    for hand in hands:
-        everyone |= hand
+    if len(hands) == 4:
+        if trump == NOTRUMP:
+            return _leads(hands, seat, groups)
+        return _trump_leads(hands, seat, trump, groups)
+    everyone = hands[0] | hands[1]
     ranked = []
     for group in groups:
         low = group & -group
         card = low.bit_length() - 1
         suit = SUIT_OF[card]
-        live = everyone & SUIT_MASKS[suit]
-        top = _top(live)
-        if top & group:
-            # a top card: cash it (trumps first), unless an opponent void in a side
-            # suit ruffs it
+        if _top(everyone & SUIT_MASKS[suit]) & group:
+            # a top card: cash it (trumps first), unless the opponent, void in a side
+            # suit, ruffs it
             ruffed = trump not in (suit, NOTRUMP) and _opponent_ruffs(hands, seat, trump, suit)
             rank = 5 if ruffed else (0 if suit == trump else 2)
-        elif top & partner and not (mine & SUIT_MASKS[suit]) & (group - 1):
-            rank = 3  # the lowest card towards partner's winner
-        elif (
-            trump not in (suit, NOTRUMP)
-            and partner
-            and not partner & SUIT_MASKS[suit]
-            and partner & SUIT_MASKS[trump]
-        ):
-            rank = 4  # partner ruffs
-        elif suit == trump:
-            rank = 7
         else:
-            # lead through the opponent holding the top card (on the left), not up to it
-            rank = 6 if seats == 4 and top & hands[(seat + 3) % 4] else 5
-        ranked.append((rank, -(card % RANKS) if rank in (0, 2, 5, 6) else card % RANKS, group))
+            rank = 7 if suit == trump else 5
+        ranked.append((rank, -(card % RANKS) if rank != 7 else card % RANKS, group))
+    ranked.sort()
+    return [group for _, _, group in ranked]
+
+
+def _second_hand(
+    hands: Sequence[int], seat: int, led: int, trump: int, needed: int
+) -> tuple[bool, int]:
+    """Whether the side of ``seat``, second to play to a trick led with ``led`` (four
+    hands), is sure to take ``needed`` tricks from this one on; with the cards whose
+    ranks decide it (DDS's quick tricks at the second hand).
+
+    The side wins this trick when the third hand cannot beat the card it wins it with,
+    the highest card of the suit led of ``seat`` or of partner, or the highest trump of
+    either one void in it, and the other one of the side can play under that card.
+    Without trumps, the hand that wins it then cashes, suit by suit, its cards above
+    every other hand's (all of a suit nobody else holds); with trumps, a hand of the
+    side plays each of its trumps above the opponents' (see :func:`top_trumps`) to a
+    trick of its own, the card it plays to this one aside."""
+    suit = SUIT_OF[led]
+    mask = SUIT_MASKS[suit]
+    trumps = SUIT_MASKS[trump] if trump != NOTRUMP else 0
+    third = hands[(seat + 1) % 4]
+    follow = third & mask
+    ruffs = third & trumps if not follow and suit != trump else 0
+    mate = seat ^ 2
+    # (the hand winning the trick, the card it wins with, the cards whose ranks win it)
+    ways: list[tuple[int, int, int]] = []
+    for member, other in ((seat, mate), (mate, seat)):
+        held = hands[member]
+        if held & mask:
+            card = _top(held & mask)
+            if card < 1 << led or card < follow or ruffs:
+                continue
+            ranks = card
+        elif held & trumps and suit != trump:
+            card = _top(held & trumps)
+            if card < ruffs:
+                continue
+            ranks = card if ruffs else 0
+        else:
+            continue
+        # the other one plays its cheapest card: it must not beat the winner's
+        cheapest = _cheapest(hands[other], mask, trumps)
+        if cheapest & trumps and not card & mask:
+            if cheapest > card:
+                continue
+            ranks = card
+        elif cheapest & mask and card & mask and cheapest > card:
+            continue
+        ways.append((member, card, ranks))
+    if not ways:
+        return False, 0
+    if needed <= 1:
+        return True, ways[0][2]
+    rest = 0
+    for hand in hands:
+        rest |= hand
+    for winner, card, ranks in ways:
+        relevant = ranks
+        tricks = 1
+        if trump == NOTRUMP:
+            held = hands[winner] ^ card
+            others = rest ^ hands[winner]
+            for suit_mask in SUIT_MASKS:
+                mine = held & suit_mask
+                if mine:
+                    theirs = others & suit_mask
+                    if not theirs:
+                        tricks += mine.bit_count()
+                    else:
+                        cashed = (mine >> theirs.bit_length()).bit_count()
+                        if cashed:
+                            tricks += cashed
+                            relevant |= _top_cards(mine, cashed)
+        else:
+            most, kept_ranks = 0, 0
+            for member in (seat, mate):
+                kept, tops = top_trumps(hands, member, trump)
+                spent = card if member == winner else _cheapest(hands[member], mask, trumps)
+                if spent & tops:
+                    kept -= 1
+                if kept > most:
+                    most, kept_ranks = kept, tops
+            tricks += most
+            relevant |= kept_ranks
+        if tricks >= needed:
+            return True, relevant
+    return False, 0
+
+
+def _cheapest(held: int, mask: int, trumps: int) -> int:
+    """The card a hand holding ``held`` plays to a trick led in the suit of ``mask`` when
+    it means to win nothing: its lowest card of that suit, else its lowest card outside
+    ``trumps`` (trumps last)."""
+    follow = held & mask
+    if follow:
+        return follow & -follow
+    spare = held & ~trumps
+    if spare:
+        return spare & -spare
+    return held & -held
+
+
+def _leads(hands: Sequence[int], seat: int, groups: list[int]) -> list[int]:
+    """A leader's groups without trumps (four hands), the most promising first: see
+    :func:`order_groups`."""
+    mine = hands[seat]
+    partner = hands[seat ^ 2]
+    lho = hands[(seat + 1) % 4]
+    rho = hands[(seat + 3) % 4]
+    everyone = mine | partner | lho | rho
+    void = mine.bit_count() + 1
+    ranked: list[tuple[int, int, int]] = []
+    mask = 0
+    for group in groups:
+        low = group & -group
+        if not low & mask:
+            # what the suit offers, read once for its groups
+            mask = SUIT_MASKS[SUIT_OF[low.bit_length() - 1]]
+            live = everyone & mask
+            top = _top(live)
+            rest = live ^ top
+            second = _top(rest) if rest else 0
+            rest ^= second
+            third = _top(rest) if rest else 0
+            left_length = (lho & mask).bit_count()
+            right_length = (rho & mask).bit_count()
+            ours = partner & mask
+            # the opponents' cards of the suit are their choices: fewer, a smaller tree
+            base = -7 * ((left_length or void) + (right_length or void))
+            if not ours:
+                base -= 9
+            partner_wins = ours > (lho | rho) & mask
+            if top & mine or partner_wins:
+                # a winner: best when the opponents' second card falls under it
+                winning = base
+                if second & rho and right_length != 1:
+                    winning -= 1
+                elif second & lho:
+                    winning += 22 if left_length != 1 else 16
+                safe = (not second & lho or left_length == 1) and (
+                    not second & rho or right_length == 1
+                )
+                winning += 45 if safe else 18
+            losing = base
+            if (top | second) & rho and right_length != 1:
+                losing -= 10  # up to the right-hand opponent's high card
+            elif top & lho and second & partner and ours.bit_count() != 1:
+                losing += 31  # through the left-hand opponent's top to partner's second
+            if second & partner and third & partner:
+                losing += 35
+            elif ours.bit_count() > 1 and (
+                (second & mine and third & partner) or (second & partner and third & mine)
+            ):
+                losing += 25
+            singleton = (left_length == 1 and top & lho) or (right_length == 1 and top & rho)
+        rank = (live & (low - 1)).bit_count()
+        if top & group or partner_wins:
+            weight = winning + rank
+        elif singleton:
+            weight = losing + 28 + rank
+        elif top & mine:
+            weight = losing + rank - 17
+        elif group == low:
+            weight = losing + 12 + rank
+        elif second & group:
+            weight = losing + 48
+        else:
+            weight = losing + 29 - rank
+        ranked.append((-weight, len(ranked), group))
+    ranked.sort()
+    return [group for _, _, group in ranked]
+
+
+def _trump_leads(hands: Sequence[int], seat: int, trump: int, groups: list[int]) -> list[int]:
+    """A leader's groups with trumps (four hands), the most promising first: see
+    :func:`order_groups`."""
+    mine = hands[seat]
+    partner = hands[seat ^ 2]
+    lho = hands[(seat + 1) % 4]
+    rho = hands[(seat + 3) % 4]
+    everyone = mine | partner | lho | rho
+    void = mine.bit_count() + 1
+    trumps = SUIT_MASKS[trump]
+    partner_trumps = partner & trumps
+    left_trumps = lho & trumps
+    right_trumps = rho & trumps
+    ranked: list[tuple[int, int, int]] = []
+    mask = 0
+    for group in groups:
+        low = group & -group
+        if not low & mask:
+            # what the suit offers, read once for its groups
+            suit = SUIT_OF[low.bit_length() - 1]
+            mask = SUIT_MASKS[suit]
+            live = everyone & mask
+            top = _top(live)
+            rest = live ^ top
+            second = _top(rest) if rest else 0
+            rest ^= second
+            third = _top(rest) if rest else 0
+            left = lho & mask
+            right = rho & mask
+            ours = partner & mask
+            side = suit != trump
+            # the opponents' cards of the suit are their choices: fewer, a smaller tree
+            base = -10 * ((left.bit_count() or void) + (right.bit_count() or void))
+            left_ruffs = side and not left and left_trumps
+            right_ruffs = side and not right and right_trumps
+            if left_ruffs or right_ruffs:
+                base -= 12
+            partner_ruffs = side and not ours and partner_trumps
+            if partner_ruffs and right:
+                base += 17
+            if (top | second) & rho:
+                if right.bit_count() != 1:
+                    base -= 12  # up to the right-hand opponent's high card
+            elif top & lho and second & partner and ours.bit_count() != 1:
+                base += 27  # through the left-hand opponent's top to partner's second
+            singly = side and (mine & mask).bit_count() == 1 and mine & trumps
+            if singly and top & partner and ours.bit_count() > 1:
+                base += 19  # to partner's winner, for partner to give a ruff
+            overruffed = (left_ruffs and left_trumps > partner_trumps) or (
+                right_ruffs and right_trumps > partner_trumps
+            )
+            partner_high = ours > left | right
+            cashes = not (left_ruffs or right_ruffs) or (partner_ruffs and not overruffed)
+            losing = base
+            if second & partner and third & partner:
+                losing += 20
+            elif ours.bit_count() > 1 and (
+                (second & mine and third & partner) or (second & partner and third & mine)
+            ):
+                losing += 13
+            singleton = (left.bit_count() == 1 and top & lho) or (
+                right.bit_count() == 1 and top & rho
+            )
+        rank = (live & (low - 1)).bit_count()
+        wins = cashes if top & group or partner_high else partner_ruffs and not overruffed
+        if wins:
+            if singleton:
+                weight = base + 35 + rank
+            elif top & mine:
+                if second & partner:
+                    weight = base + 48 + rank
+                elif top & group:
+                    weight = base + 31
+                else:
+                    weight = base + rank - 3
+            elif top & partner:
+                weight = base + (42 if second & mine else 28) + rank
+            elif group != low and second & group:
+                weight = base + 40
+            else:
+                weight = base + (22 if group != low else 11) + rank
+        elif singleton:
+            weight = losing + 2 + rank
+        elif top & mine:
+            if second & partner:
+                weight = losing + 33 + rank
+            elif top & group:
+                weight = losing + 38
+            else:
+                weight = losing + rank - 14
+        elif top & partner:
+            weight = losing + 34 + rank
+        elif group != low and second & group:
+            weight = losing + 35
+        else:
+            weight = losing + 17 - (low.bit_length() - 1) % RANKS
+        ranked.append((-weight, len(ranked), group))
     ranked.sort()
     return [group for _, _, group in ranked]
 
@@ -607,6 +877,11 @@ class PartitionSearch:
         trump = self.trump
         seat = (leader + count) % seats
         hand = hands[seat]
+        if count == 1 and self.bounds and seats == 4:
+            # the second hand's side needs left - target + 1 tricks to defeat the target
+            won, relevant = _second_hand(hands, seat, trick[0], trump, left - target + 1)
+            if won:
+                return False, relevant
         legal = hand
         suits: Sequence[int] = _SUITS
         if count:
@@ -645,20 +920,24 @@ class PartitionSearch:
         last = count == seats - 1
         union = 0
         best_suit = SUIT_OF[best] if count else -1
+        floors = [0, 0, 0, 0]
         for group in groups:
             low = group & -group
             played = low.bit_length() - 1
+            suit = SUIT_OF[played]
+            if low < floors[suit]:
+                continue
             hands[seat] = hand ^ low
             trick.append(played)
             # the card winning the trick now (_step inlined: it runs for every card)
             if not count:
                 new_best, new_at, new_ranked = played, 0, False
-            elif SUIT_OF[played] == best_suit:
+            elif suit == best_suit:
                 if played > best:
                     new_best, new_at, new_ranked = played, count, True
                 else:
                     new_best, new_at, new_ranked = best, best_at, True
-            elif SUIT_OF[played] == trump:
+            elif suit == trump:
                 new_best, new_at, new_ranked = played, count, False
             else:
                 new_best, new_at, new_ranked = best, best_at, ranked
@@ -682,9 +961,22 @@ class PartitionSearch:
                 )
             trick.pop()
             hands[seat] = hand
+            if group != low:
+                ranks = relevant & SUIT_MASKS[suit]
+                if ranks and group > ranks & -ranks > low:
+                    # the group reaches up among the cards the answer rests on: it
+                    # stays one group only where its lowest card is held alike too
+                    relevant |= low
             if found == maximizing:
                 return found, relevant
             union |= relevant
+            # the answer rests on no card of this suit below the lowest of ``relevant``
+            # in it, nor on the card played when it is lower: any lower card of the
+            # suit would give the same answer (DDS's lowest winning rank)
+            ranks = relevant & SUIT_MASKS[suit]
+            floor = ranks & -ranks if ranks else 1 << RANKS * (suit + 1)
+            if low < floor and floor > floors[suit]:
+                floors[suit] = floor
         return not maximizing, union
 
     def _store(  # noqa: PLR0917 - called once a searched trick start, with what it found
