@@ -95,6 +95,25 @@ def test_the_endgame_solver_agrees_with_plain_alpha_beta_above_the_small_solver(
         assert solve_exact(state[0], state[1]) == _alphabeta(game, state)
 
 
+def test_the_look_ahead_ordering_keeps_every_value_and_best_move(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the one-reply look ahead only orders the moves: brought down to the table's
+    # smallest positions (it runs from 16 empties), the values and best moves must
+    # still be plain alpha-beta's
+    monkeypatch.setattr(othello_rules, "SORT_EMPTIES", SMALL_EMPTIES + 1)
+    game = Othello()
+    states = _endgames(8, SMALL_EMPTIES + 4, seed=17, least_empties=SMALL_EMPTIES + 2)
+    for state in states:
+        scores = _move_scores(game, state)
+        value = max(scores.values())
+        endgame = Endgame()
+        assert endgame.solve(state[0], state[1]) == value
+        found = Endgame().solve_root(state[0], state[1])
+        assert found.score == value
+        assert set(found.best_moves) == {move for move, score in scores.items() if score == value}
+
+
 def test_one_endgame_solver_keeps_its_windows_promises_from_search_to_search() -> None:
     # the table carries bounds from one window to the next, as a solver's probes share
     # it: every answer must still be exact inside its window and a bound outside
