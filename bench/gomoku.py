@@ -17,7 +17,8 @@ Run from the project root with the project's venv::
    root budget on positions that have a victory by continuous fours of at least three
    fours: random stones (seeded) around the centre of 15x15, kept when the solver with
    a large budget proves such a win. How many it proves within the default budget, and
-   how long it takes, mean and worst.
+   how long it takes, mean and worst; depth first and with ``shortest`` (the fewest
+   fours, as the root asks), with the plies of the lines found.
 3. **Brain**: two Gomocup brains (:mod:`zerosum.protocols.gomocup`) play each other
    in-process under ``INFO timeout_turn``; the worst reply time against the limit.
 4. **Match**: ``--games`` games (default 100) at ``--time`` seconds a move (default 1.0)
@@ -31,8 +32,9 @@ Run from the project root with the project's venv::
    the engine's nodes a move (``20000``) or its seconds a move (``1s``), ``THEIRS``
    Rapfi's nodes a move (``INFO max_node``; its move time is only a safety net). Games
    open as in the matches (three random central stones, each opening played with both
-   colours), and each pairing prints the score with its Elo interval and each side's seconds a
-   move (wall time, the agent's round trip included for Rapfi).
+   colours) or, with ``--openings balanced``, from :data:`BALANCED`; each pairing
+   prints the score with its Elo interval and each side's seconds a move (wall time,
+   the agent's round trip included for Rapfi).
 """
 
 from __future__ import annotations
@@ -78,6 +80,50 @@ MIDGAME = (
 from three random central stones, cut at 18 to 30 moves, kept when the side to move has
 no win at once, no threat-search win at the root, at least five safe moves, and a 1 s
 search neither solves the position nor proves a win or a loss)."""
+
+BALANCED = (
+    "h11 e7 g6 h10",
+    "i11 j7 j5 f7",
+    "j11 j6 g8 k7",
+    "g7 e9 h5 e6",
+    "i10 j5 h6 f9",
+    "g11 f8 e8 f10",
+    "g9 e10 k6 h10",
+    "k9 i5 e6 g6",
+    "f11 h8 i5 f7",
+    "j6 i8 h11 f7",
+    "k7 e8 e6 j8",
+    "j6 k8 e9 i9",
+    "g6 i9 k9 g5",
+    "k6 j8 h10 g9",
+    "g9 g5 k11 g8",
+    "i5 h7 e9 g10",
+    "f10 e11 f5 f8",
+    "e5 f8 h5 h9",
+    "e6 k7 k11 h6",
+    "k10 h10 g8 j5",
+    "h9 i9 g7 k9",
+    "f7 i9 k8 e8",
+    "k11 h6 g6 j7",
+    "e5 j10 g10 e11",
+    "h10 k6 h6 f7",
+    "e7 f10 j7 i11",
+    "f7 h8 f8 k5",
+    "k10 g5 g6 f7",
+    "i6 f9 f8 f6",
+    "i10 g7 i7 j5",
+    "f9 i10 j7 f8",
+    "j7 f6 f11 k5",
+    "g11 k5 k10 f7",
+    "f11 g5 f7 i9",
+    "j11 k8 k11 g8",
+)
+"""Four-stone 15x15 openings (black, white, black, white; black to move), each played
+with both colours against Rapfi by ``--openings balanced``: random stones in the central
+7x7, kept when a 5,000-node search of the engine (round 2 of issue 23) scored the
+position within -50 to +60 for black. Three random central stones leave black far ahead:
+with them colour decided 5 to 7 of 10 opening pairs against Rapfi, with these 8 or 9
+of 15."""
 
 TARGET = 0.95
 NEAR = 2
@@ -263,14 +309,16 @@ def vcf_positions(count: int, seed: int = 6) -> list[tuple[list[int], list[int],
     return found
 
 
-def timed_vcf(black: list[int], white: list[int], budget: int) -> tuple[float, bool]:
-    """Seconds one VCF search takes in a fresh game (nothing remembered), and whether
-    it proved the win."""
+def timed_vcf(
+    black: list[int], white: list[int], budget: int, *, shortest: bool = False
+) -> tuple[float, int]:
+    """Seconds one VCF search takes in a fresh game (nothing remembered), and the plies
+    of the win it proved (0 for none)."""
     game = Gomoku(15)
     state = game.state_from_stones(black, white, 0)
     start = time.perf_counter()
-    line = vcf(game, state, budget=budget)
-    return time.perf_counter() - start, line is not None
+    line = vcf(game, state, budget=budget, shortest=shortest)
+    return time.perf_counter() - start, 0 if line is None else len(line)
 
 
 def vcf_times(count: int) -> None:
@@ -279,16 +327,18 @@ def vcf_times(count: int) -> None:
     positions = vcf_positions(count)
     lengths = [length for _, _, length in positions]
     print(f"   line length (plies) mean {statistics.mean(lengths):.1f}, max {max(lengths)}")
-    for nodes in (budget, 200_000):
+    for nodes, shortest in ((budget, False), (200_000, False), (budget, True)):
         runs = [
-            min(timed_vcf(black, white, nodes) for _ in range(3)) for black, white, _ in positions
+            min(timed_vcf(black, white, nodes, shortest=shortest) for _ in range(3))
+            for black, white, _ in positions
         ]
         times = [seconds for seconds, _ in runs]
-        proved = sum(found for _, found in runs)
+        plies = [length for _, length in runs if length]
         print(
-            f"   budget {nodes:>6} nodes: proved {proved}/{count}; time mean "
-            f"{statistics.mean(times) * 1000:.2f} ms, median "
-            f"{statistics.median(times) * 1000:.2f} ms, worst {max(times) * 1000:.2f} ms",
+            f"   budget {nodes:>6} nodes{', shortest' if shortest else ''}: proved "
+            f"{len(plies)}/{count} (mean {statistics.mean(plies or [0]):.1f} plies, max "
+            f"{max(plies, default=0)}); time mean {statistics.mean(times) * 1000:.2f} ms, "
+            f"median {statistics.median(times) * 1000:.2f} ms, worst {max(times) * 1000:.2f} ms",
             flush=True,
         )
 
@@ -386,6 +436,8 @@ def match(
 
     print(f"   zerosum vs {opponent}: ", end="", flush=True)
     output = None if folder is None else folder / f"{opponent.rpartition('.')[2]}.jsonl"
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
     records = run_event(event, output=output, workers=workers, progress=progress)
     wins, draws, losses = tally(records, 0, 1)
     points = wins + draws / 2
@@ -413,7 +465,13 @@ def matches(games: int, seconds: float, workers: int | None, folder: Path | None
 
 
 def versus_rapfi(
-    pairing: str, games: int, workers: int | None, folder: Path | None, options: list[str]
+    pairing: str,
+    games: int,
+    workers: int | None,
+    folder: Path | None,
+    options: list[str],
+    *,
+    balanced: bool,
 ) -> None:
     ours, _, theirs = pairing.partition(":")
     if ours.endswith("s"):
@@ -427,7 +485,11 @@ def versus_rapfi(
         "gomoku",
         (engine, opponent),
         games,
-        openings=openings((games + 1) // 2, 23),
+        openings=(
+            tuple(tuple(line.split()) for line in BALANCED[: (games + 1) // 2])
+            if balanced
+            else openings((games + 1) // 2, 23)
+        ),
         seed=23,
         time_margin=1.0,
     )
@@ -439,6 +501,8 @@ def versus_rapfi(
         sys.stdout.flush()
 
     output = None if folder is None else folder / f"rapfi-{ours}-{theirs}.jsonl"
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
     records = run_event(event, output=output, workers=workers, progress=progress)
     estimate = match_estimate(records)
     seconds = [0.0, 0.0]
@@ -481,6 +545,12 @@ def main() -> None:
         help="rapfi: an engine option for our side (null_move=off); repeatable",
     )
     parser.add_argument(
+        "--openings",
+        choices=("random", "balanced"),
+        default="random",
+        help="rapfi: three random central stones (seed 23) or the BALANCED four-stone ones",
+    )
+    parser.add_argument(
         "--records", type=Path, help="a folder for each match's games (JSON lines, new files)"
     )
     args = parser.parse_args()
@@ -502,7 +572,14 @@ def main() -> None:
             games = args.games or (4 if quick else 20)
             print(f"\n5. against Rapfi ({os.environ['RAPFI']}), {games} games a pairing")
             for pairing in args.versus or ["20000:1000"]:
-                versus_rapfi(pairing, games, args.workers, args.records, args.set or [])
+                versus_rapfi(
+                    pairing,
+                    games,
+                    args.workers,
+                    args.records,
+                    args.set or [],
+                    balanced=args.openings == "balanced",
+                )
         else:
             print("\n5. against Rapfi: skipped (set RAPFI to the path of a Rapfi executable)")
 

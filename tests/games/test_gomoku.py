@@ -572,10 +572,12 @@ def check_line(game: Gomoku, state: GomokuState, line: list[int]) -> None:
     assert len(line) % 2 == 1
 
 
-def test_vcf_agrees_with_a_naive_search() -> None:
+@pytest.mark.parametrize("rule", ["freestyle", "exact5"])
+def test_vcf_agrees_with_a_naive_search(rule: str) -> None:
     """On 9x9 positions of random stones, the VCF solver finds a win exactly when a naive
-    exhaustive search does, and every line it returns is a forced win by naive rules."""
-    game = Gomoku(9)
+    exhaustive search does, and every line it returns is a forced win by naive rules
+    (under the exact-five rule too, where a stone may spoil its own side's five)."""
+    game = Gomoku(9, rule=rule)
     rng = random.Random(6)
     found = long = 0
     for trial in range(120):
@@ -590,6 +592,31 @@ def test_vcf_agrees_with_a_naive_search() -> None:
             long += len(line) >= 5
             check_line(game, state, line)
     assert found >= 10 and long >= 5
+
+
+def test_shortest_vcf_has_the_fewest_fours() -> None:
+    """With ``shortest`` the VCF solver returns a forced win with the fewest fours: the
+    naive search finds none with one four less, while the depth-first solver's lines are
+    sometimes longer."""
+    game = Gomoku(9)
+    rng = random.Random(6)
+    found = longer = 0
+    for trial in range(120):
+        state = scattered(game, rng, 8 + trial % 5, 8 + trial % 5)
+        if game.winning_action(state) is not None:
+            continue
+        line = vcf(Gomoku(9), state, budget=100_000, shortest=True)
+        first = vcf(Gomoku(9), state, budget=100_000)
+        assert (line is None) == (first is None), game.format_state(state)
+        if line is None or first is None:
+            continue
+        found += 1
+        check_line(game, state, line)
+        fours = (len(line) - 1) // 2
+        assert not naive_vcf(Naive.of(game, state), 0, fours - 1), game.format_state(state)
+        assert len(line) <= len(first)
+        longer += len(first) > len(line)
+    assert found >= 10 and longer >= 1
 
 
 def test_vct_lines_are_forced_wins() -> None:

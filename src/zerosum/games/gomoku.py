@@ -93,6 +93,10 @@ _RANKED_LIMIT = 1 << 14
 again at about a quarter of the interior nodes, and ranking is about 15% of the time.
 Tuples of ints (about 250 bytes each, 4 MB in all), which the garbage collector stops
 walking."""
+_SPREAD_SHIFT = 10  # a line's index fits below this bit: 25x25 has 132 lines
+_SPREAD_LIMIT = 1 << 16
+"""Board masks of a line's cells kept by (line, positions) before that memo is emptied:
+the threat masks of lines are few bits each, so a game meets a few thousand."""
 _CACHE_LIMIT = 1 << 15
 """Line analyses kept before the cache is emptied (states keep the ones they hold): about
 900 bytes each, so at most ~30 MB, which a Gomocup memory limit must leave room for; a
@@ -426,6 +430,7 @@ class Gomoku:
         "_neighbours",
         "_ranked_memo",
         "_side_key",
+        "_spread_memo",
         "_start",
         "_vcf_failed",
         "_zobrist",
@@ -516,6 +521,7 @@ class Gomoku:
         self._cache: dict[int, LineInfo] = {}
         self._vcf_failed: dict[int, int] = {}
         self._ranked_memo: dict[int, tuple[int, ...]] = {}
+        self._spread_memo: dict[int, int] = {}
         infos = tuple(self._analyse(len(line) << _LENGTH_SHIFT) for line in lines)
         self._start = _new_state(
             GomokuState,
@@ -783,19 +789,31 @@ class Gomoku:
         if not m:
             return 0
         infos = state[3]
-        line_cells = self._line_cells
+        spread = self._spread
         found = 0
         while m:
             low = m & -m
             m ^= low
             line = (low.bit_length() - 1) // _FLAG_BITS
             info = infos[line]
-            positions = (info.wins, info.fours, info.opens, info.defences)[field][player]
-            cells = line_cells[line]
+            found |= spread(line, (info.wins, info.fours, info.opens, info.defences)[field][player])
+        return found
+
+    def _spread(self, line: int, positions: int) -> int:
+        """The cells, as a board mask, at ``positions`` (a mask over the line) of ``line``."""
+        key = positions << _SPREAD_SHIFT | line
+        memo = self._spread_memo
+        found = memo.get(key)
+        if found is None:
+            cells = self._line_cells[line]
+            found = 0
             while positions:
                 bit = positions & -positions
                 positions ^= bit
                 found |= 1 << cells[bit.bit_length() - 1]
+            if len(memo) >= _SPREAD_LIMIT:
+                memo.clear()
+            memo[key] = found
         return found
 
     def evaluate(self, state: GomokuState) -> int:
@@ -916,7 +934,8 @@ class Gomoku:
         (the last makes five), or ``None`` when none is found within the budgets.
 
         ``deep=False`` (the engine's horizon) tries a small victory by continuous fours;
-        ``deep=True`` (the root) a larger one, then a victory by threes and fours.
+        ``deep=True`` (the root) a larger one, the one with the fewest fours first, then a
+        victory by threes and fours.
         Every defence is considered, so a line returned is a real win; see
         :mod:`zerosum.games.gomoku_threats`. ``expired`` is the engine's poll of its
         time limit and stop signal: the search gives up as soon as it answers ``True``."""
@@ -925,7 +944,11 @@ class Gomoku:
         horizon, vcf_budget, vct_budget = self.threat_budgets
         if not deep:
             return gomoku_threats.vcf(self, state, horizon, expired)
-        line = gomoku_threats.vcf(self, state, vcf_budget, expired)
+        line = gomoku_threats.vcf(self, state, vcf_budget, expired, shortest=True)
+        if line is None:
+            # deepening may spend the budget on the shallow trees before a long win: a
+            # position it proved has none is remembered and costs nothing here
+            line = gomoku_threats.vcf(self, state, vcf_budget, expired)
         if line is None:
             line = gomoku_threats.vct(self, state, vct_budget, expired)
         return line

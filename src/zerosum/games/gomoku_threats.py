@@ -65,67 +65,127 @@ def vcf(
     state: GomokuState,
     budget: int = 4_000,
     expired: Callable[[], bool] | None = None,
+    *,
+    shortest: bool = False,
 ) -> list[int] | None:
     """Return a victory by continuous fours for the side to move, or ``None``.
 
     The line holds the attacker's fours and the defender's forced blocks, in order, and
     ends with the attacker's five; ``budget`` bounds the positions visited, and the
-    search gives up as soon as ``expired()`` (asked at each of them) says so."""
+    search gives up as soon as ``expired()`` (asked at each of them) says so. With
+    ``shortest`` it deepens one four at a time, so that a line returned has the fewest
+    fours of any VCF (of at most :data:`VCF_DEPTH` fours), at the price of searching the
+    shallower trees again."""
     if state[9] >= 0:
         return None
     p = state[2]
     masks = game._flag_masks
-    if not state[4] & (masks[1 << p] | masks[4 << p]):  # no five and no four to make
+    win_mask = masks[1 << p]
+    if not state[4] & (win_mask | masks[4 << p]):  # no five and no four to make
         return None
     failed = game._vcf_failed
     if len(failed) > _FAILED_LIMIT:
         failed.clear()
     nodes = 0
-    result = game.result
-    five_cells = game.five_cells
-    four_cells = game.four_cells
+    # the search plays on one list of line analyses, made and unmade in place (a state
+    # for every position it visited cost most of its time), and reads the attacker's
+    # five cells and the defender's from the lines through the stone just played:
+    # elsewhere neither side has any (the attacker's four is played only when it has no
+    # five, and its four blocks the defender's one five if there is one)
+    infos = list(state[3])
+    cell_lines = game._cell_lines
+    clear = game._clear
+    cache = game._cache
+    analyse = game._analyse
+    spread = game._spread
+    mine, theirs = game._zobrist[p], game._zobrist[1 - p]
+    four_mask = masks[4 << p]
+    open_mask = masks[16 << p]
+    o = 1 - p
+    own_shift, their_shift = (32, 0) if p else (0, 32)
 
-    def attack(s: GomokuState, depth: int) -> list[int] | None:
+    def attack(marks: int, key: int, threats: int, depth: int) -> list[int] | None:
         nonlocal nodes
-        wins = five_cells(s, p)
-        if wins:
-            return [_lowest(wins)]
-        if depth == 0:
-            return None
-        key = s[7]
-        if failed.get(key, -1) >= depth:
+        if depth == 0 or failed.get(key, -1) >= depth:
             return None
         nodes += 1
         if nodes > budget or (expired is not None and expired()):
             raise _GiveUpError
-        moves = four_cells(s, p)
-        threats = five_cells(s, 1 - p)
+        moves = 0
+        m = marks & four_mask
+        while m:
+            low = m & -m
+            m ^= low
+            line = (low.bit_length() - 1) >> 3
+            moves |= spread(line, infos[line].fours[p])
         if threats:
             moves = 0 if threats & (threats - 1) else moves & threats
-        # fours are few and each has one answer: trying them in cell order costs less
-        # than ranking them
+        m = marks & open_mask
+        if m and moves:
+            opens = 0
+            while m:
+                low = m & -m
+                m ^= low
+                line = (low.bit_length() - 1) >> 3
+                opens |= spread(line, infos[line].opens[p])
+            if moves & opens:
+                # an open four wins at once: the depth-first order would try the fours
+                # before it first, and run out of budget in long lines
+                moves &= opens
+                moves &= -moves
+        # fours are few and each has one answer, the block: trying them in cell order
+        # costs less than ranking them
         while moves:
             low = moves & -moves
             moves ^= low
             move = low.bit_length() - 1
-            after = result(s, move)
-            if five_cells(after, 1 - p):
-                continue
-            wins = five_cells(after, p)
+            after = marks
+            wins = 0
+            lines = cell_lines[move]
+            olds = [infos[line] for line, _ in lines]
+            for line, position in lines:
+                code = infos[line].code | 1 << (position + own_shift)
+                new = infos[line] = cache.get(code) or analyse(code)
+                after = (after & clear[line]) | new.flags << (8 * line)
+                if new.wins[p]:
+                    wins |= spread(line, new.wins[p])
             block = _lowest(wins)
             rest = wins ^ (1 << block)
             if rest:
+                for (line, _), old in zip(lines, olds, strict=True):
+                    infos[line] = old
                 return [move, block, _lowest(rest)]
-            line = attack(result(after, block), depth - 1)
-            if line is not None:
-                return [move, block, *line]
+            blocked = after
+            made = 0
+            block_lines = cell_lines[block]
+            block_olds = [infos[line] for line, _ in block_lines]
+            for line, position in block_lines:
+                code = infos[line].code | 1 << (position + their_shift)
+                new = infos[line] = cache.get(code) or analyse(code)
+                blocked = (blocked & clear[line]) | new.flags << (8 * line)
+                if new.wins[o]:
+                    made |= spread(line, new.wins[o])
+            found = attack(blocked, key ^ mine[move] ^ theirs[block], made, depth - 1)
+            for (line, _), old in zip(block_lines, block_olds, strict=True):
+                infos[line] = old
+            for (line, _), old in zip(lines, olds, strict=True):
+                infos[line] = old
+            if found is not None:
+                return [move, block, *found]
         failed[key] = depth
         return None
 
+    if state[4] & win_mask:
+        return [_lowest(game.five_cells(state, p))]
+    threats = game.five_cells(state, o)
     try:
-        return attack(state, VCF_DEPTH)
+        for depth in range(1 if shortest else VCF_DEPTH, VCF_DEPTH + 1):
+            line = attack(state[4], state[7], threats, depth)
+            if line is not None:
+                return line
     except _GiveUpError:
         return None
+    return None
 
 
 def vct(
