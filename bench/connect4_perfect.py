@@ -4,6 +4,7 @@ Run from the project root (numba installed, the shipped book or ``--book FILE``)
 
     .venv/bin/python bench/connect4_perfect.py                     # 8 games, ~4 min
     .venv/bin/python bench/connect4_perfect.py --games 20 --opponents random,perfect
+    .venv/bin/python bench/connect4_perfect.py --engine first --opponents perfect
 
 The engine (``SearchAgent`` at ``--time`` seconds a move, reading the book as every
 player does) plays whole games from the empty board, first and second in turn, against
@@ -103,6 +104,12 @@ def main() -> None:
     parser.add_argument("--opponents", default="random,perfect")
     parser.add_argument("--book", help="the book file (default: the one zerosum finds)")
     parser.add_argument("--seed", type=int, default=22)
+    parser.add_argument(
+        "--engine",
+        choices=("first", "second", "both"),
+        default="both",
+        help="the engine's side: first, second, or each in turn",
+    )
     args = parser.parse_args()
     if args.book:
         os.environ["ZEROSUM_BOOK"] = args.book
@@ -118,7 +125,7 @@ def main() -> None:
         results: Counter[str] = Counter()
         start = time.perf_counter()
         for number in range(args.games):
-            engine_first = number % 2 == 0
+            engine_first = args.engine == "first" or (args.engine == "both" and number % 2 == 0)
             counted, result = play(
                 game,
                 book,
