@@ -171,9 +171,9 @@ def _move_scores(game: Othello, state: State) -> dict[int, int]:
     alpha-beta."""
     scores = {}
     for move in game.actions(state):
-        after = othello_rules.result(state, move)
-        value = _alphabeta(game, after)
-        scores[move] = value if game.is_terminal(after) or after[2] == state[2] else -value
+        # the players alternate, a pass being a move, and a finished game's utility is
+        # also for the side that would move next
+        scores[move] = -_alphabeta(game, othello_rules.result(state, move))
     return scores
 
 
@@ -205,6 +205,59 @@ def test_the_root_driver_finds_the_value_from_any_first_guess() -> None:
             found = Endgame().solve_root(state[0], state[1], every=False, guess=guess)
             assert found.finished
             assert found.score == value
+
+
+def _lopsided(count: int, seed: int) -> list[State]:
+    """``count`` positions of 7 to 10 empties where one side has one to three discs, off
+    the edges, among the other's: wipe-outs either way, and near misses."""
+    rng = random.Random(seed)
+    inner = [square for square in range(64) if 0 < square % 8 < 7 and 0 < square // 8 < 7]
+    found: list[State] = []
+    while len(found) < count:
+        occupied = FULL
+        for square in rng.sample(range(64), rng.randrange(7, 11)):
+            occupied ^= 1 << square
+        few = sum(
+            1 << square
+            for square in rng.sample([s for s in inner if occupied >> s & 1], rng.randrange(1, 4))
+        )
+        mover, opponent = (occupied ^ few, few) if rng.random() < 0.5 else (few, occupied ^ few)
+        state = othello_rules.make(mover, opponent, othello_rules.BLACK)
+        if state[3]:
+            found.append(state)
+    return found
+
+
+@pytest.mark.parametrize("wipe_out_budget", [othello_rules.WIPE_OUT_BUDGET, 1])
+def test_the_root_driver_proves_wipe_outs_either_way(
+    monkeypatch: pytest.MonkeyPatch, wipe_out_budget: int
+) -> None:
+    # the probes "above 62?" and "above -64?", and the best moves of a wipe-out, go to
+    # the proof-number search; with a budget of one node it gives up and the null
+    # windows answer instead
+    monkeypatch.setattr(othello_rules, "WIPE_OUT_BUDGET", wipe_out_budget)
+    game = Othello()
+    values = []
+    mixed = 0  # wipe-outs where some move falls short of it
+    for state in _lopsided(40, seed=28):
+        scores = _move_scores(game, state)
+        value = max(scores.values())
+        found = Endgame().solve_root(state[0], state[1])
+        assert found.finished
+        assert found.score == value
+        assert set(found.best_moves) == {move for move, score in scores.items() if score == value}
+        for guess in (62, -64):
+            # the first probe asks the wipe-out question itself
+            one = Endgame().solve_root(state[0], state[1], every=False, guess=guess)
+            assert one.score == value
+            assert scores[one.best_moves[0]] == value
+        values.append(value)
+        mixed += value == 64 and min(scores.values()) < 64
+    # wipe-outs both ways, some with moves that fall short of it, and other values
+    assert values.count(64) >= 5
+    assert values.count(-64) >= 3
+    assert mixed >= 3
+    assert len(set(values)) >= 10
 
 
 def test_the_root_driver_passes_and_ends_games() -> None:

@@ -8,9 +8,16 @@ of both bitboards and the side to move, fastest-first move ordering
 (:data:`EXACT_EMPTIES`) searches the position with the engine's window in a dedicated
 endgame solver (:class:`~zerosum.games.othello.rules.Endgame`), so that the engine's far
 costlier nodes stop there.
+
+With the ``fast`` extra (numba), :meth:`Othello.compiled_engine` gives an engine whose
+searches run in a compiled kernel (:mod:`zerosum.games.othello.kernel`): the midgame
+search with the evaluation, and the exact solve from about twenty empties, forty to
+fifty times faster than this pure path.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from zerosum.game import BoardView
 from zerosum.games.bitboards import bit_indices
@@ -26,6 +33,9 @@ from zerosum.games.othello.rules import (
     State,
     result,
 )
+
+if TYPE_CHECKING:
+    from zerosum.search.engine import Engine, EngineOptions
 
 __all__ = ["EXACT_EMPTIES", "START", "WINDOW_BUDGET", "Othello", "State"]
 
@@ -90,6 +100,25 @@ class Othello(OthelloRules):
         if 64 - (mover | opponent).bit_count() > EXACT_EMPTIES:
             return None
         return self.endgame.try_solve(mover, opponent, alpha, beta, WINDOW_BUDGET)
+
+    def compiled_engine(self, options: EngineOptions | None = None) -> Engine | None:
+        """Return an engine whose searches run in the compiled kernel, or ``None`` for the
+        pure path.
+
+        ``None`` when kernels are off (:func:`zerosum.kernels.enabled`: numba missing,
+        ``ZEROSUM_KERNELS=0`` or :func:`zerosum.kernels.use_kernels`). The engine
+        (:class:`zerosum.games.othello.kernel.KernelEngine`) deepens in the kernel with
+        the same evaluation and solves exactly from
+        :data:`~zerosum.games.othello.kernel.SOLVE_EMPTIES` empties when the time allows;
+        the first one made in a process loads the compiled kernel from the cache folder
+        (or, once per CPU, compiles it: some seconds)."""
+        from zerosum import kernels  # noqa: PLC0415 - numba only when a kernel is used
+
+        module = kernels.load("zerosum.games.othello.kernel")
+        if module is None:
+            return None
+        engine: Engine = module.KernelEngine(self, options)
+        return engine
 
     def parse_move(self, state: State, text: str) -> int:
         """Read a square (``d3``, either case) or a pass (``pass``, ``ps``, ``pa``).
