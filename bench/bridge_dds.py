@@ -12,7 +12,11 @@ replaying the first cards of its real play (``--cards`` a hand left, 8 by defaul
 * ``--full S``: the opening lead of the whole deal (13 cards a hand), each question
   given at most ``S`` seconds, against DDS and the published value;
 * ``--full-table``: the double-dummy table of the whole deals, against DDS's, checked
-  equal.
+  equal;
+* ``--whole``: only single solves of whole deals from the opening lead, on a sample of
+  the file (:data:`SAMPLE`, or ``--lines``): ours and DDS's time per deal, their ratio
+  and its geometric mean (the goal of 30x is for it), every value checked equal to
+  DDS's and the published one; each time the best of ``--reps`` runs.
 
 Every time is CPU seconds of this process (DDS runs in it, its threads counted): on the
 shared machine the wall clock measures the load as much as the work.
@@ -21,15 +25,20 @@ Goals of issue 20: a full 52-card table under 60 s in pure Python, single solves
 30x of DDS. Keep runs short on the shared machine: a handful of deals (``--deals``).
 
 Run: ``.venv/bin/python bench/bridge_dds.py [--deals 4] [--cards 8] [--parts] [--full S]
-[--full-table]``.
+[--full-table]`` or ``.venv/bin/python bench/bridge_dds.py --whole [--lines 2,9]
+[--reps 3]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import time
+from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 from endplay.dds import calc_dd_table, solve_board
 from endplay.dds.solve import SolveMode
@@ -41,7 +50,14 @@ from zerosum.games.bridge.rules import State, make, result
 from zerosum.games.bridge.solver import DoubleDummySolver, SolverParts, dd_table
 from zerosum.search.engine import Limits, SearchStopped
 
+T = TypeVar("T")
+
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "bridge" / "dds_list100.txt"
+
+SAMPLE = (2, 9, 23, 30, 72, 142, 212, 282, 352, 422, 492, 562, 632, 695)
+"""The whole deals of ``--whole``, by line: the first four deals measured since round 1
+(2, 9, 23, 30), every tenth deal from the eleventh, and the last one: five no-trump
+deals and nine in the four trump suits."""
 
 
 def ending(deal: DdsDeal, cards: int) -> State | None:
@@ -64,24 +80,64 @@ def endplay_deal(state: State) -> Deal:
     return found
 
 
-def timed(work: object) -> tuple[object, float]:
+def timed(work: Callable[[], T]) -> tuple[T, float]:
     """``work()`` and the seconds of CPU it took (DDS runs in this process, its threads
     counted): on a shared machine the wall clock measures the load as much as the work."""
     start = time.process_time()
-    value = work()  # type: ignore[operator]
+    value = work()
     return value, time.process_time() - start
 
 
 def single(states: list[State], parts: SolverParts | None = None) -> tuple[list[int], int, float]:
     """Our single solves: the tricks of each, the nodes and the seconds in all."""
-    found, nodes, seconds = [], 0, 0.0
+    found: list[int] = []
+    nodes, seconds = 0, 0.0
     for state in states:
         solver = DoubleDummySolver(state[5], parts=parts)
-        tricks, spent = timed(lambda s=state, sv=solver: sv.tricks(s))
-        found.append(tricks)  # type: ignore[arg-type]
+        tricks, spent = timed(partial(solver.tricks, state))
+        found.append(tricks)
         nodes += solver.nodes
         seconds += spent
     return found, nodes, seconds
+
+
+def whole_deals(deals: list[DdsDeal], lines: list[int], reps: int) -> None:
+    """Single solves of whole deals from the opening lead, ours against DDS's."""
+    by_line = {deal.line: deal for deal in deals}
+    chosen = [by_line[line] for line in lines]
+    boards = {deal.line: endplay_deal(make(deal.hands, deal.leader, deal.trump)) for deal in chosen}
+    # DDS sets up its tables on its first call, and keeps its table for a deal asked
+    # again: a deal of another line is solved before each timing
+    other = next(deal for deal in deals if deal.line not in boards)
+    warm = endplay_deal(make(other.hands, other.leader, other.trump))
+    solve_board(warm, SolveMode.OptimalOne)
+    logs = []
+    total_nodes = 0
+    for deal in chosen:
+        state = make(deal.hands, deal.leader, deal.trump)
+        ours = dds = float("inf")
+        for _ in range(reps):
+            solver = DoubleDummySolver(deal.trump)
+            tricks, spent = timed(partial(solver.tricks, state))
+            ours = min(ours, spent)
+            solve_board(warm, SolveMode.OptimalOne)
+            board = boards[deal.line]
+            theirs, dds_spent = timed(partial(solve_board, board, SolveMode.OptimalOne))
+            dds = min(dds, dds_spent)
+        dds_tricks = max(found for _, found in theirs)
+        assert tricks == dds_tricks == 13 - deal.trace[0], (deal.line, tricks, dds_tricks)
+        logs.append(math.log(ours / dds))
+        total_nodes += solver.nodes
+        print(
+            f"whole deal at line {deal.line} ({'SHDCN'[deal.trump]}, {tricks} tricks): ours "
+            f"{ours:.2f} s ({solver.nodes:,} nodes), DDS {dds * 1000:.1f} ms, "
+            f"ratio {ours / dds:.0f}x",
+            flush=True,
+        )
+    print(
+        f"{len(chosen)} whole deals, {total_nodes:,} nodes: geometric mean of the ratios "
+        f"{math.exp(sum(logs) / len(logs)):.1f}x (goal 30x)"
+    )
 
 
 def main() -> None:
@@ -91,8 +147,16 @@ def main() -> None:
     parser.add_argument("--parts", action="store_true", help="measure each part switched off")
     parser.add_argument("--full", type=float, metavar="S", help="full deals, S s a question")
     parser.add_argument("--full-table", action="store_true", help="tables of the full deals")
+    parser.add_argument("--whole", action="store_true", help="whole-deal single solves only")
+    parser.add_argument(
+        "--lines", default=",".join(map(str, SAMPLE)), help="the deals of --whole, by line"
+    )
+    parser.add_argument("--reps", type=int, default=3, help="runs of --whole, the best kept")
     args = parser.parse_args()
     deals = load_dds_file(DATA)
+    if args.whole:
+        whole_deals(deals, [int(line) for line in args.lines.split(",")], args.reps)
+        return
     cut = [(deal, ending(deal, args.cards)) for deal in deals]
     sample = [(deal, state) for deal, state in cut if state is not None][: args.deals]
     states = [state for _, state in sample]
@@ -108,7 +172,7 @@ def main() -> None:
     theirs, dds_seconds = timed(
         lambda: [solve_board(endplay_deal(s), SolveMode.OptimalOne) for s in states]
     )
-    dds_tricks = [max(tricks for _, tricks in board) for board in theirs]  # type: ignore[attr-defined]
+    dds_tricks = [max(tricks for _, tricks in board) for board in theirs]
     assert ours == dds_tricks, (ours, dds_tricks)
     print(
         f"single solve: ours {seconds / len(states):.3f} s ({nodes / len(states):,.0f} nodes, "
@@ -118,13 +182,13 @@ def main() -> None:
 
     table_seconds = dds_table_seconds = 0.0
     for state in states:
-        table, spent = timed(lambda s=state: dd_table(s[0]))
+        table, spent = timed(partial(dd_table, state[0]))
         table_seconds += spent
-        theirs_table, spent = timed(lambda s=state: calc_dd_table(Deal(format_deal(s[0]))))
+        theirs_table, spent = timed(partial(calc_dd_table, Deal(format_deal(state[0]))))
         dds_table_seconds += spent
         missing = 13 - args.cards  # DDS counts the tricks already played as declarer's
         expected = [
-            [theirs_table[Denom(strain), Player(seat)] - missing for seat in range(4)]  # type: ignore[index]
+            [theirs_table[Denom(strain), Player(seat)] - missing for seat in range(4)]
             for strain in range(5)
         ]
         assert table == expected, (table, expected)
@@ -159,7 +223,7 @@ def main() -> None:
                 shown = f"stopped by the limit of {args.full:g} s a probe"
             spent = time.process_time() - start
             board = endplay_deal(state)
-            _, dds_spent = timed(lambda b=board: solve_board(b, SolveMode.OptimalOne))
+            _, dds_spent = timed(partial(solve_board, board, SolveMode.OptimalOne))
             print(
                 f"full deal at line {deal.line}: {shown}, {solver.nodes:,} nodes, "
                 f"{spent:.2f} s; DDS {dds_spent * 1000:.1f} ms, ratio {spent / dds_spent:,.0f}x"
@@ -168,13 +232,11 @@ def main() -> None:
     if args.full_table:
         for deal, _ in sample:
             wall = time.perf_counter()
-            table, spent = timed(lambda d=deal: dd_table(d.hands))
+            table, spent = timed(partial(dd_table, deal.hands))
             wall = time.perf_counter() - wall
-            theirs_table, dds_spent = timed(
-                lambda d=deal: calc_dd_table(Deal(format_deal(d.hands)))
-            )
+            theirs_table, dds_spent = timed(partial(calc_dd_table, Deal(format_deal(deal.hands))))
             expected = [
-                [theirs_table[Denom(strain), Player(seat)] for seat in range(4)]  # type: ignore[index]
+                [theirs_table[Denom(strain), Player(seat)] for seat in range(4)]
                 for strain in range(5)
             ]
             assert table == expected, (deal.line, table, expected)

@@ -24,7 +24,9 @@ from zerosum.games.bridge.rules import (
 )
 from zerosum.games.bridge.search import (
     PartitionSearch,
+    _later_tricks,
     _second_hand,
+    _suits,
     order_groups,
     sure_tricks,
     top_trumps,
@@ -125,7 +127,7 @@ def test_a_fresh_search_matches_minimax_with_every_part_switched_off() -> None:
         expected = _mover_tricks(game, state)
         left = state[0][state[1]].bit_count()
         for off in switches:
-            search = PartitionSearch(4, state[5], **{off: False})  # type: ignore[arg-type]
+            search = PartitionSearch(4, state[5], **{off: False})
             assert _answers(search, state) == [t <= expected for t in range(left + 1)], off
 
 
@@ -172,6 +174,61 @@ def test_the_second_hand_s_quick_tricks_never_claim_too_many() -> None:
                 claims += 1
                 assert tricks >= needed, (seed, needed)
     assert claims > 100
+
+
+def _dense_hands(rng: random.Random, cards: int) -> tuple[int, ...]:
+    """Four hands of ``cards`` cards dealt from the few highest ranks of each suit, so
+    that top cards, stoppers and ruffs meet often."""
+    deck = [13 * suit + rank for suit in range(4) for rank in range(13 - cards - 1, 13)]
+    rng.shuffle(deck)
+    return tuple(sum(1 << card for card in deck[cards * s : cards * (s + 1)]) for s in range(4))
+
+
+def test_the_bounds_of_a_trick_s_start_hold_wherever_their_cards_are_held_alike() -> None:
+    # the leader's sure tricks (with partner's ruff) and the tricks its side is sure to
+    # lose (an opponent's top trumps, the trump stoppers, DDS's count of the suits the
+    # side tops without trumps), checked against the tests' own exhaustive solver, in
+    # the position and with the cards below those they count on dealt again: the
+    # property partition search relies on
+    sure_claims = lost_claims = 0
+    for seed in range(200):
+        rng = random.Random(seed)
+        cards = 4 if seed % 25 == 0 else rng.randint(2, 3)
+        hands = _dense_hands(rng, cards)
+        leader, trump = rng.randrange(4), rng.randrange(5)
+        sure, sure_cards = sure_tricks(hands, leader, trump)
+        lost, lost_cards = _later_tricks(_suits(hands), leader, trump)
+        sure_claims += sure > 0
+        lost_claims += lost > 0
+        for held in (hands, _shuffle_below(hands, sure_cards, rng)):
+            assert _oracle_tricks(make(held, leader, trump)) >= sure, (seed, held)
+        for held in (hands, _shuffle_below(hands, lost_cards, rng)):
+            assert _oracle_tricks(make(held, leader, trump)) <= cards - lost, (seed, held)
+    assert sure_claims > 80
+    assert lost_claims > 80
+
+
+def test_later_tricks_count_the_suits_the_side_tops_and_the_trump_stoppers() -> None:
+    # no trump, north to lead and needing both tricks: north-south top only spades
+    # (north's SA, south's SK: one spade trick, the suit runs to one round), so they
+    # lose a trick, whatever the ranks of the hearts below east's HA
+    # (the cards that decide it: the top card of each suit the opponents top, here
+    # east's HA and west's D3; east's lone C3 counts whatever its rank)
+    hands = parse_deal("N:A.2.. .A..3 K..2. .3.3.")
+    assert _later_tricks(_suits(hands), 0, NOTRUMP) == (1, 1 << 13 + 12 | 1 << 26 + 1)
+    # spades trumps, north's SA sits just before east's SK3: the king makes a trick
+    hands = parse_deal("N:A2.A.. K3.2.. 54.3.. 6..2.2")
+    assert _later_tricks(_suits(hands), 0, SPADES) == (1, 1 << 12 | 1 << 11)
+    # south leads towards north's SAQ, west's SK5 before them: no sure loser
+    hands = parse_deal("N:AQ.A.. 3..2.2 4.3.3. K5.2..")
+    assert _later_tricks(_suits(hands), 2, SPADES) == (0, 0)
+
+
+def test_partner_s_ruff_is_a_sure_trick() -> None:
+    # hearts trumps: north leads a spade south is void in, south ruffs; east and west
+    # follow to spades, so any trump of south's wins the trick
+    hands = parse_deal("N:2..2. 3..A. .2.3. 4.A..")
+    assert sure_tricks(hands, 0, 1) == (1, 0)
 
 
 def test_a_group_reaching_up_among_the_cards_decided_keeps_its_lowest_card() -> None:

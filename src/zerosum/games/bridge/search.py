@@ -19,15 +19,22 @@ the cards with:
   lowest of those. Any position with the same suit lengths and the same holders of
   those cards has the same answer (the same strategy, the smaller cards played in their
   place, wins the same tricks), so one entry answers many positions;
-* **quick tricks** (:func:`sure_tricks`) as a lower bound and the top trumps of an
-  opponent (or, without trumps, the opponents' top cards in every suit the leader
-  holds: DDS's "later tricks") as an upper bound, each with the cards that decided it;
-  and at the second hand the quick tricks of its side (the trick it surely wins, then
-  its winners), DDS's too;
-* **move ordering** (:func:`order_groups`), a leader's cards weighed after DDS's, and
+* **quick tricks** (:func:`sure_tricks`, and partner's ruff) as a lower bound and
+  DDS's "later tricks" as an upper bound: the top trumps of an opponent, a trump
+  stopper when the leader's side needs every trick, and without trumps the opponents'
+  top cards in every suit the leader holds or too few rounds in the suits the side
+  tops; each with the cards that decided it; and at the second hand the quick tricks
+  of its side (the trick it surely wins, then its winners), DDS's too;
+* **move ordering** (:func:`order_groups`), a leader's cards weighed after DDS's with
+  the lead that last cut the search at the same trick raised (DDS's best move), and
   **no lower card of a suit** once one has failed below the lowest card the answer
   rested on in it (DDS's lowest winning rank: the answer would be the same);
 * **the last trick played out** with no search.
+
+What a trick's start offers is read once a position (:func:`_place`): suit by suit
+from a record remembered by the suit's cards in every hand (:func:`_suit_part`: who
+holds what, each hand's groups of equivalent cards, what it cashes), which also serves
+the rest of the trick, since every seat holds at its turn what it held at the start.
 
 Its scores are tricks still to come, never the final difference: the caller adds the
 tricks already won (:class:`~.solver.DoubleDummySolver` does).
@@ -36,6 +43,7 @@ tricks already won (:class:`~.solver.DoubleDummySolver` does).
 from __future__ import annotations
 
 import time
+from bisect import bisect_left
 from collections.abc import Sequence
 from typing import Any
 
@@ -68,6 +76,13 @@ _PLACES_KEPT = 1 << 18
 """Trick starts whose table key and bounds a search remembers (the questions of a solve
 come back to the same positions); past this many the memory starts again."""
 
+_HELD_SUITS = {
+    seats: tuple(sum(mask << 52 * seat for seat in range(seats)) for mask in SUIT_MASKS)
+    for seats in (2, 4)
+}
+"""``_HELD_SUITS[seats][suit]``: a suit's cards of every hand when ``seats`` hands are
+one int, 52 bits a seat."""
+
 _POLL_NODES = 1 << 12
 """How often (in nodes) a search with limits reads the clock and the stop signal."""
 
@@ -87,48 +102,11 @@ def _top_cards(held: int, count: int) -> int:
     return found
 
 
-def _cashing(hands: Sequence[int], seat: int, trump: int) -> tuple[list[int], int]:
-    """The rounds ``seat`` wins in each suit by leading it from the top (see
-    :func:`sure_tricks`), suit by suit, and the cards whose ranks decide them: in a suit
-    it holds, its cards above all of the other hands' while they follow (as many as the
-    longest of them holds, or as it holds above them), every card of it once theirs
-    have run out, and in a side suit no more rounds than the shortest holding of a hand
-    that could ruff."""
-    mine = hands[seat]
-    seats = len(hands)
-    ruffers = []
-    if trump != NOTRUMP:
-        trumps = SUIT_MASKS[trump]
-        ruffers = [hand for other, hand in enumerate(hands) if other != seat and hand & trumps]
-    rounds = [0, 0, 0, 0]
-    relevant = 0
-    for suit, mask in enumerate(SUIT_MASKS):
-        held = mine & mask
-        if not held:
-            continue
-        rest = 0
-        longest = 0
-        for other in range(seats):
-            if other != seat:
-                holding = hands[other] & mask
-                rest |= holding
-                length = holding.bit_count()
-                if length > longest:  # noqa: PLR1730 - a compare is cheaper than calling max
-                    longest = length
-        winners = (held >> rest.bit_length()).bit_count()
-        if winners >= longest:
-            cash, counted = held.bit_count(), longest
-        else:
-            cash = counted = winners
-        if ruffers and suit != trump:
-            for hand in ruffers:
-                length = (hand & mask).bit_count()
-                if length < cash:  # noqa: PLR1730 - a compare is cheaper than calling min
-                    cash = length
-        if cash:
-            rounds[suit] = cash
-            relevant |= _top_cards(held, counted)
-    return rounds, relevant
+def _above(held: int, theirs: int) -> tuple[int, int]:
+    """How many cards of ``held`` are above every card of ``theirs`` (one suit), and
+    those cards."""
+    count = (held >> theirs.bit_length()).bit_count()
+    return count, _top_cards(held, count)
 
 
 def top_trumps(hands: Sequence[int], seat: int, trump: int) -> tuple[int, int]:
@@ -143,8 +121,7 @@ def top_trumps(hands: Sequence[int], seat: int, trump: int) -> tuple[int, int]:
     theirs = hands[seat ^ 1] & mask
     if len(hands) == 4:
         theirs |= hands[seat ^ 3] & mask
-    count = (held >> theirs.bit_length()).bit_count()
-    return count, _top_cards(held, count)
+    return _above(held, theirs)
 
 
 def sure_tricks(hands: Sequence[int], seat: int, trump: int) -> tuple[int, int]:
@@ -158,40 +135,194 @@ def sure_tricks(hands: Sequence[int], seat: int, trump: int) -> tuple[int, int]:
     than trumps no more rounds than the shortest holding of another hand that holds
     trumps (partner's too, whose ruff would take the lead), so that every round wins and
     ``seat`` keeps the lead; a hand that runs out of a suit and discards only makes the
-    other suits better. *Both hands' cashing*: ``seat`` cashes as above the suits in
-    which partner cashes nothing and follows every round, then leads a suit in which
-    partner cashes at least one round, and partner, on lead after winning it, cashes as
-    above (that trick is partner's first round of the suit). *Top trumps*: a hand of the
-    side holding ``k`` trumps above every trump of the opponents takes ``k`` tricks
-    (:func:`top_trumps`)."""
-    cashing, relevant = _cashing(hands, seat, trump)
-    total = sum(cashing)
-    if len(hands) == 4:
-        mine, partner = hands[seat], hands[seat ^ 2]
-        theirs, their_ranks = _cashing(hands, seat ^ 2, trump)
-        if any(rounds and mine & SUIT_MASKS[suit] for suit, rounds in enumerate(theirs)):
-            # first the suits only seat cashes, where partner follows every round (a
-            # discard might be one of partner's winners), then partner's
-            first = 0
-            first_ranks = 0
-            for suit, rounds in enumerate(cashing):
-                mask = SUIT_MASKS[suit]
-                if rounds and not theirs[suit] and (partner & mask).bit_count() >= rounds:
-                    first += rounds
-                    first_ranks |= relevant & mask
-            both = first + sum(theirs)
-            if both > total:
-                total, relevant = both, first_ranks | their_ranks
+    other suits better. In a suit it holds, it cashes its cards above all of the other
+    hands' while they follow (as many as the longest of them holds, or as it holds
+    above them), every card of it once theirs have run out. *Both hands' cashing*:
+    ``seat`` cashes as above the suits in which partner cashes nothing and follows
+    every round, then leads a suit in which partner cashes at least one round, and
+    partner, on lead after winning it, cashes as above (that trick is partner's first
+    round of the suit). *Top trumps*: a hand of the side holding ``k`` trumps above
+    every trump of the opponents takes ``k`` tricks (:func:`top_trumps`)."""
+    return _sure_tricks(_suits(hands), seat, trump)
+
+
+def _suits(hands: Sequence[int]) -> tuple[tuple[Any, ...], ...]:
+    """The four suits' records (:func:`_suit_part`) of ``hands``."""
+    return tuple(
+        _suit_part(tuple(hand >> RANKS * suit & _SUIT for hand in hands), RANKS * suit)
+        for suit in _SUITS
+    )
+
+
+def _sure_tricks(records: tuple[tuple[Any, ...], ...], seat: int, trump: int) -> tuple[int, int]:
+    """:func:`sure_tricks` from the suits' ``records`` (:func:`_suit_part`): the rounds
+    ``seat`` and partner each cash suit by suit, in a side suit no more than the
+    shortest holding of another hand holding trumps, read in one pass."""
+    seats = len(records[0][4])
+    mate = seat ^ 2 if seats == 4 else seat
+    # the hands that could ruff a side suit: those holding trumps
+    ruffers: Sequence[int] = ()
     if trump != NOTRUMP:
-        for member in (seat,) if len(hands) == 2 else (seat, seat ^ 2):
-            count, ranks = top_trumps(hands, member, trump)
+        trump_lengths = records[trump][4]
+        ruffers = [other for other in range(seats) if trump_lengths[other]]
+    total = 0
+    relevant = 0
+    cashing = [0, 0, 0, 0]
+    theirs = [0, 0, 0, 0]
+    their_total = 0
+    their_ranks = 0
+    crossing = False
+    for suit in _SUITS:
+        record = records[suit]
+        cash = record[5]
+        rounds = cash[seat]
+        partner = cash[mate] if seats == 4 else 0
+        if not (rounds or partner):
+            continue
+        lengths = record[4]
+        if ruffers and suit != trump:
+            for other in ruffers:
+                length = lengths[other]
+                # (compares, not min(): cheaper, and min() would not skip the seat)
+                if other != seat and length < rounds:
+                    rounds = length
+                if other != mate and length < partner:
+                    partner = length
+        if rounds:
+            cashing[suit] = rounds
+            total += rounds
+            relevant |= record[6][seat]
+        if partner:
+            theirs[suit] = partner
+            their_total += partner
+            their_ranks |= record[6][mate]
+            if lengths[seat]:
+                crossing = True
+    if crossing:
+        # first the suits only seat cashes, where partner follows every round (a
+        # discard might be one of partner's winners), then partner's
+        first = 0
+        first_ranks = 0
+        for suit, rounds in enumerate(cashing):
+            if rounds and not theirs[suit] and records[suit][4][mate] >= rounds:
+                first += rounds
+                first_ranks |= relevant & SUIT_MASKS[suit]
+        both = first + their_total
+        if both > total:
+            total, relevant = both, first_ranks | their_ranks
+    if trump != NOTRUMP:
+        record = records[trump]
+        for member in (seat, mate) if seats == 4 else (seat,):
+            count = record[7][member]
             if count > total:
-                total, relevant = count, ranks
+                total, relevant = count, record[8][member]
+        if not total and seats == 4:
+            return _partner_ruff(records, seat, trump)
     return total, relevant
 
 
+def _partner_ruff(records: tuple[tuple[Any, ...], ...], seat: int, trump: int) -> tuple[int, int]:
+    """One trick for the side of ``seat`` (four hands, on lead) by partner's ruff, after
+    DDS's quick tricks: ``seat`` leads a side suit partner is void in while partner
+    holds trumps, and each opponent follows suit or holds no trump (then any trump of
+    partner's wins), or partner's top trump is above every trump of the opponents;
+    with the cards that decide it."""
+    mate = seat ^ 2
+    trump_record = records[trump]
+    trump_lengths = trump_record[4]
+    if not trump_lengths[mate]:
+        return 0, 0
+    lho, rho = (seat + 1) % 4, (seat + 3) % 4
+    over = trump_record[7][mate]
+    for suit in _SUITS:
+        lengths = records[suit][4]
+        if suit != trump and lengths[seat] and not lengths[mate]:
+            if (lengths[lho] or not trump_lengths[lho]) and (
+                lengths[rho] or not trump_lengths[rho]
+            ):
+                return 1, 0
+            if over:
+                return 1, _top(trump_record[8][mate])
+    return 0, 0
+
+
+def _later_tricks(records: tuple[tuple[Any, ...], ...], leader: int, trump: int) -> tuple[int, int]:
+    """Tricks the side of ``leader``, on lead, is sure to lose, with the cards that
+    decide it, from the suits' ``records`` (:func:`_suit_part`): the top trumps one
+    opponent holds; when the leader's side holds no trump, one trick if an opponent
+    holds the top card of every suit the leader holds (whatever is led, that opponent
+    follows with it and wins: DDS's "later tricks")."""
+    four = len(records[0][4]) == 4
+    if trump != NOTRUMP:
+        record = records[trump]
+        most, relevant = 0, 0
+        for other in (leader ^ 1, leader ^ 3) if four else (leader ^ 1,):
+            count = record[7][other]
+            if count > most:
+                most, relevant = count, record[8][other]
+        lengths = record[4]
+        if most or lengths[leader] or (four and lengths[leader ^ 2]):
+            if not most and four:
+                return _trump_stopper(record, leader)
+            return most, relevant
+    relevant = 0
+    for record in records:
+        if record[4][leader]:
+            if not (record[9] ^ leader) & 1:
+                break
+            relevant |= record[10]
+    else:
+        return 1, relevant
+    if not four:
+        return 0, 0
+    # DDS's later tricks without trumps: a side that wins every trick leads every one,
+    # never in a suit whose top card an opponent still holds, and a suit led by the
+    # side runs to no more tricks than the longer of its two hands holds (each such
+    # trick takes a card of the suit from it); so it cannot win every trick when the
+    # suits whose top card it holds run to fewer tricks than are left. What decides
+    # it: the top card of each suit an opponent tops (unless nobody else holds it)
+    runs = 0
+    left = 0
+    relevant = 0
+    for record in records:
+        lengths = record[4]
+        left += lengths[leader]
+        holder = record[9]
+        if holder < 0:
+            continue
+        if (holder ^ leader) & 1:
+            if lengths[holder] < record[3]:
+                relevant |= record[10]
+        else:
+            runs += max(lengths[holder], lengths[holder ^ 2])
+    if runs < left:
+        return 1, relevant
+    return 0, 0
+
+
+def _trump_stopper(record: tuple[Any, ...], leader: int) -> tuple[int, int]:
+    """A trick the side of ``leader`` (four hands, its side holding the top trump, the
+    trump suit's ``record``) cannot win if it is to win every trick (DDS's later
+    tricks with trumps), with the cards that decide it: the second trump held by an
+    opponent with another trump who plays after the top trump's holder (it wins,
+    unless the top trump beats it, and then it is the top trump), or the second and
+    third trumps both the opponents' (the top trump takes only one of them)."""
+    count = record[3]
+    if count < 2:
+        return 0, 0
+    code = record[0]
+    first = code >> 2 * (count - 1) & 3
+    second = code >> 2 * (count - 2) & 3
+    if (second ^ leader) & 1 and record[4][second] > 1:
+        if first == (second + 3) % 4:
+            return 1, record[2][2]
+        if count > 2 and (code >> 2 * (count - 3) & 3 ^ leader) & 1:
+            return 1, record[2][3]
+    return 0, 0
+
+
 def order_groups(
-    hands: Sequence[int], seat: int, trick: Sequence[int], trump: int, groups: list[int]
+    hands: Sequence[int], seat: int, trick: Sequence[int], trump: int, groups: Sequence[int]
 ) -> list[int]:
     """Return ``groups`` (of equivalent cards ``seat`` may play to ``trick``, the cards
     on the table from its leader on) most promising first.
@@ -208,17 +339,16 @@ def order_groups(
     for a ruff. With two hands a leader cashes its top cards (trumps first, side suits
     the opponent would ruff last) and otherwise leads its highest cards, trumps last.
     A follower takes the trick with the cheapest card no opponent still to play can
-    beat, unless partner already holds it so; last to play it wins as cheaply as it
-    can or plays low; and low cards (trumps last) come before wasted high ones, a
-    discard from the longest side suit first."""
+    beat, unless partner already holds it so (or, second to play, partner last will
+    win it in the suit led); last to play it wins as cheaply as it can or plays low;
+    and low cards (trumps last) come before wasted high ones, a discard from the
+    longest side suit first."""
     if len(groups) < 2:
-        return groups
+        return list(groups)
     if trick:
         return _follows(hands, seat, trick, trump, groups)
     if len(hands) == 4:
-        if trump == NOTRUMP:
-            return _leads(hands, seat, groups)
-        return _trump_leads(hands, seat, trump, groups)
+        return _leads(hands, seat, trump, groups)
     everyone = hands[0] | hands[1]
     ranked = []
     for group in groups:
@@ -317,7 +447,9 @@ def _second_hand(
                 if kept > most:
                     most, kept_ranks = kept, tops
             tricks += most
-            relevant |= kept_ranks
+            if (hands[seat ^ 1] | hands[seat ^ 3]) & trumps:
+                # (when the opponents hold no trump every trump counts, whatever its rank)
+                relevant |= kept_ranks
         if tricks >= needed:
             return True, relevant
     return False, 0
@@ -336,20 +468,102 @@ def _cheapest(held: int, mask: int, trumps: int) -> int:
     return held & -held
 
 
-def _leads(hands: Sequence[int], seat: int, groups: list[int]) -> list[int]:
-    """A leader's groups without trumps (four hands), the most promising first: see
-    :func:`order_groups`."""
+def _leads(
+    hands: Sequence[int], seat: int, trump: int, groups: Sequence[int], killer: int = 0
+) -> list[int]:
+    """A leader's ``groups`` (four hands), the most promising first: see
+    :func:`order_groups`; the group holding ``killer`` (a card set, the lead that last
+    cut the search at this trick) is raised as DDS raises its best move."""
+    suits: list[list[int]] = []
+    mask = 0
+    for group in groups:
+        if not group & mask:
+            mask = SUIT_MASKS[SUIT_OF[(group & -group).bit_length() - 1]]
+            suits.append([])
+        suits[-1].append(group)
+    return _ranked_leads([_lead_weights(hands, seat, trump, one) for one in suits], trump, killer)
+
+
+def _ranked_leads(
+    weights: Sequence[Sequence[tuple[int, int, bool]]], trump: int, killer: int
+) -> list[int]:
+    """A leader's groups, the most promising first, from the weights of each suit's
+    (:func:`_lead_weights`); the group holding ``killer`` raised."""
+    ranked: list[tuple[int, int, int]] = []
+    winner_bonus, other_bonus = (126, 47) if trump == NOTRUMP else (55, 18)
+    for suit_weights in weights:
+        for weight, group, wins in suit_weights:
+            key = -weight
+            if group & killer:
+                key -= winner_bonus if wins else other_bonus
+            ranked.append((key, len(ranked), group))
+    ranked.sort()
+    return [group for _, _, group in ranked]
+
+
+def _search_leads(
+    hands: Sequence[int],
+    seat: int,
+    trump: int,
+    records: tuple[tuple[Any, ...], ...],
+    killer: int,
+) -> list[int]:
+    """:func:`_leads` at a trick's start whose suits' records (:func:`_suit_part`) are
+    ``records``: each suit's weights are remembered in its record, by what else they
+    depend on (see :func:`_lead_weights`)."""
+    mine = hands[seat]
+    key = seat
+    if trump != NOTRUMP:
+        trumps = SUIT_MASKS[trump]
+        partner = hands[seat ^ 2] & trumps
+        lho = hands[(seat + 1) % 4] & trumps
+        rho = hands[(seat + 3) % 4] & trumps
+        key |= (
+            (partner != 0)
+            | (lho != 0) << 1
+            | (rho != 0) << 2
+            | (lho > partner) << 3
+            | (rho > partner) << 4
+            | (mine & trumps != 0) << 5
+        ) << 2
+    # the leader's length counts only in a suit an opponent is void in
+    longer = key | mine.bit_count() << 8
+    lho_seat = (seat + 1) % 4
+    rho_seat = (seat + 3) % 4
+    weights = []
+    for record in records:
+        lengths = record[4]
+        if lengths[seat]:
+            known = record[13]
+            suit_key = key if lengths[lho_seat] and lengths[rho_seat] else longer
+            suit_weights = known.get(suit_key)
+            if suit_weights is None:
+                suit_weights = known[suit_key] = _lead_weights(hands, seat, trump, record[11][seat])
+            weights.append(suit_weights)
+    return _ranked_leads(weights, trump, killer)
+
+
+def _lead_weights(
+    hands: Sequence[int], seat: int, trump: int, groups: Sequence[int]
+) -> tuple[tuple[int, int, bool], ...]:
+    """The weights of a leader's ``groups``, all of one suit (four hands; see
+    :func:`order_groups`), in their order: each the weight, the group and whether it
+    wins the trick. They depend only on the suit's cards, the seat, its length and,
+    with trumps, who holds trumps and whose top trump is higher than partner's (the
+    search remembers them by those)."""
+    if trump != NOTRUMP:
+        return _trump_weights(hands, seat, trump, groups)
     mine = hands[seat]
     partner = hands[seat ^ 2]
     lho = hands[(seat + 1) % 4]
     rho = hands[(seat + 3) % 4]
     everyone = mine | partner | lho | rho
     void = mine.bit_count() + 1
-    ranked: list[tuple[int, int, int]] = []
+    weights: list[tuple[int, int, bool]] = []
     mask = 0
     for group in groups:
         low = group & -group
-        if not low & mask:
+        if not mask:
             # what the suit offers, read once for its groups
             mask = SUIT_MASKS[SUIT_OF[low.bit_length() - 1]]
             live = everyone & mask
@@ -402,14 +616,14 @@ def _leads(hands: Sequence[int], seat: int, groups: list[int]) -> list[int]:
             weight = losing + 48
         else:
             weight = losing + 29 - rank
-        ranked.append((-weight, len(ranked), group))
-    ranked.sort()
-    return [group for _, _, group in ranked]
+        weights.append((weight, group, bool(top & group or partner_wins)))
+    return tuple(weights)
 
 
-def _trump_leads(hands: Sequence[int], seat: int, trump: int, groups: list[int]) -> list[int]:
-    """A leader's groups with trumps (four hands), the most promising first: see
-    :func:`order_groups`."""
+def _trump_weights(
+    hands: Sequence[int], seat: int, trump: int, groups: Sequence[int]
+) -> tuple[tuple[int, int, bool], ...]:
+    """:func:`_lead_weights` with trumps."""
     mine = hands[seat]
     partner = hands[seat ^ 2]
     lho = hands[(seat + 1) % 4]
@@ -420,11 +634,11 @@ def _trump_leads(hands: Sequence[int], seat: int, trump: int, groups: list[int])
     partner_trumps = partner & trumps
     left_trumps = lho & trumps
     right_trumps = rho & trumps
-    ranked: list[tuple[int, int, int]] = []
+    weights: list[tuple[int, int, bool]] = []
     mask = 0
     for group in groups:
         low = group & -group
-        if not low & mask:
+        if not mask:
             # what the suit offers, read once for its groups
             suit = SUIT_OF[low.bit_length() - 1]
             mask = SUIT_MASKS[suit]
@@ -503,9 +717,8 @@ def _trump_leads(hands: Sequence[int], seat: int, trump: int, groups: list[int])
             weight = losing + 35
         else:
             weight = losing + 17 - (low.bit_length() - 1) % RANKS
-        ranked.append((-weight, len(ranked), group))
-    ranked.sort()
-    return [group for _, _, group in ranked]
+        weights.append((weight, group, bool(wins)))
+    return tuple(weights)
 
 
 def _opponent_ruffs(hands: Sequence[int], seat: int, trump: int, suit: int) -> bool:
@@ -517,7 +730,7 @@ def _opponent_ruffs(hands: Sequence[int], seat: int, trump: int, suit: int) -> b
 
 
 def _follows(
-    hands: Sequence[int], seat: int, trick: Sequence[int], trump: int, groups: list[int]
+    hands: Sequence[int], seat: int, trick: Sequence[int], trump: int, groups: Sequence[int]
 ) -> list[int]:
     """A follower's groups, the most promising first (see :func:`order_groups`)."""
     best = trick[0]
@@ -529,24 +742,30 @@ def _follows(
                 best, at = played, i
         elif SUIT_OF[played] == trump:
             best, at = played, i
-    return _ranked_follows(hands, seat, trick, trump, groups, best, at)
+    led = SUIT_OF[trick[0]]
+    if groups[0] & SUIT_MASKS[led]:
+        groups = sorted(groups)
+    return _ranked_follows(hands, seat, len(trick), led, trump, groups, best, at)
 
 
 def _ranked_follows(  # noqa: PLR0917 - the search's hot path calls it positionally
     hands: Sequence[int],
     seat: int,
-    trick: Sequence[int],
+    count: int,
+    led: int,
     trump: int,
-    groups: list[int],
+    groups: Sequence[int],
     best: int,
     at: int,
+    discards: Sequence[int] = (),
 ) -> list[int]:
-    """:func:`_follows` with the card winning the trick so far, ``best`` (the ``at``-th
-    card of ``trick``), already known (the search keeps it)."""
+    """:func:`_follows` with the trick read by the search: ``count`` cards played, the
+    suit ``led``, the card winning it so far ``best`` (the ``at``-th); ``groups`` in
+    rising order when they follow suit; a seat void in the suit led may pass the sort
+    keys of its groups outside trumps (:func:`_discard_key`) as ``discards``, and its
+    trumps alone as ``groups``."""
     seats = len(hands)
-    count = len(trick)
     best_suit = SUIT_OF[best]
-    led = SUIT_OF[trick[0]]
     led_mask = SUIT_MASKS[led]
     trumps = SUIT_MASKS[trump] if trump != NOTRUMP else 0
     # what the opponents still to play can beat, read once: a card of the suit led
@@ -577,47 +796,60 @@ def _ranked_follows(  # noqa: PLR0917 - the search's hot path calls it positiona
     else:
         held = best > over_trump
     second = count == 1 and seats == 4
-    if groups[0] & led_mask:
+    # second to play, with partner last holding a card of the suit led above the card
+    # led and every card of it the third hand holds (and no ruff by the third hand):
+    # partner wins the trick, so play low
+    covered = second and not ruffs and (hands[(seat + 2) % 4] & led_mask) > 1 << max(best, over_led)
+    if groups and groups[0] & led_mask:
         # following suit: the ranks below split the groups at a card's rank, so
-        # cutting the rising list up is their order
-        rising = sorted(groups)
+        # cutting the rising list up (bisect, in C) is their order
         if best_suit != led:
-            return rising
+            return list(groups)
         beat = 1 << best
-        losers = [group for group in rising if group < beat]
-        beaters = rising[len(losers) :]
+        split = bisect_left(groups, beat)
+        losers = groups[:split]
         if held:
-            return losers + beaters
+            return list(groups)
         if ruffs:
-            return losers + beaters if second else beaters + losers
+            return list(groups) if second else [*groups[split:], *losers]
+        if covered:
+            return list(groups)
         sure = 1 << over_led if over_led > best else beat
-        unsure = [group for group in beaters if group < sure]
-        winners = beaters[len(unsure) :]
-        return winners + losers + unsure if second else winners + unsure + losers
-    ranked = []
+        cut = bisect_left(groups, sure, split)
+        unsure = groups[split:cut]
+        if second:
+            return [*groups[cut:], *losers, *unsure]
+        return [*groups[cut:], *unsure, *losers]
+    # void in the suit led: a trump that wins the trick for sure first (the cheapest),
+    # then discards and losing trumps (low ones first, trumps last), then a trump
+    # partner's card made needless
+    ranked = list(discards)
     for group in groups:
         card = (group & -group).bit_length() - 1
         suit = SUIT_OF[card]
-        cheap = card % RANKS + 16
-        if suit == trump:
-            cheap += RANKS
-        elif suit != led:
-            # a discard: from the longest side suit, the one least likely to hold a winner
-            cheap -= (hand & SUIT_MASKS[suit]).bit_count()
-        beats = card > best if suit == best_suit else suit == trump
-        if not beats:
+        if suit != trump:
+            ranked.append(_discard_key(group, (hand & SUIT_MASKS[suit]).bit_count()))
+            continue
+        if best_suit == trump and card < best:
             rank = 2
         elif held:
             rank = 3
-        elif card > (over_led if suit == led else over_trump) and not (ruffs and suit == led):
+        elif card > over_trump:
             rank = 0  # the cheapest sure winner
-        elif suit == led and not second:
-            rank = 1
         else:
             rank = 2
-        ranked.append((rank << 6 | cheap) << 52 | group)
+        ranked.append((rank << 6 | card % RANKS + 16 + RANKS) << 52 | group)
     ranked.sort()
     return [key & _CARDS for key in ranked]
+
+
+def _discard_key(group: int, length: int) -> int:
+    """The sort key of a discard of ``group`` (not a trump) by a follower void in the
+    suit led, holding ``length`` cards of the group's suit: from the longest side suit
+    (the one least likely to hold a winner), its low cards first; the group in the low
+    bits."""
+    low = group & -group
+    return (2 << 6 | (low.bit_length() - 1) % RANKS + 16 - length) << 52 | group
 
 
 def _owners(holdings: tuple[int, ...]) -> int:
@@ -680,12 +912,10 @@ class PartitionSearch:
         self.nodes = 0
         self.entries = 0
         self._table: dict[int, list[list[int]]] = {}
-        self._places: dict[tuple[int, ...], tuple[Any, ...]] = {}
-        self._codes: dict[int, tuple[int, int, tuple[int, ...]]] = {}
-        self._bounds: dict[tuple[tuple[int, ...], int], tuple[int, int, int, int]] = {}
+        self._places: dict[int, tuple[Any, ...]] = {}
+        self._codes: dict[int, tuple[Any, ...]] = {}
         self._hands: list[int] = []
-        self._trick: list[int] = []
-        self._runs: dict[int, list[int]] = {}
+        self._killers = [0] * 14
         self._next_poll = 1 << 62
         self._deadline: float | None = None
         self._node_limit: int | None = None
@@ -709,22 +939,21 @@ class PartitionSearch:
         self._arm(limits)
         leader = (seat - len(trick)) % seats
         self._hands = list(hands)
-        self._trick = []
+        self._killers = [0] * 14
         try:
             if not trick:
                 return self._lead(leader, tricks)[0]
             best, best_at, ranked = -1, 0, False
+            started = list(hands)
             for at, played in enumerate(trick):
                 best, best_at, ranked = _step(best, best_at, ranked, played, at, self.trump)
-                self._trick.append(played)
-            live = 0
-            for hand in hands:
-                live |= hand
-            for played in trick:
-                live |= 1 << played
+                started[(leader + at) % seats] |= 1 << played
+            records = self._place_of(started)[13]
             ours = (seat ^ leader) & 1 == 0
             target = tricks if ours else left - tricks + 1
-            found = self._play(leader, len(trick), best, best_at, ranked, target, left, live)[0]
+            found = self._play(
+                leader, len(trick), best, best_at, ranked, target, left, records, trick[0]
+            )[0]
             return found if ours else not found
         except _LimitError as stop:
             raise SearchStopped(stop.reason, self.nodes - start) from None
@@ -770,15 +999,8 @@ class PartitionSearch:
         trump = self.trump
         if left == 1 and self.last_trick:
             return self._last(leader)
-        place = None
-        held = tuple(hands)
+        place = self._place_of(hands)
         if self.use_table:
-            place = self._places.get(held)
-            if place is None:
-                if len(self._places) >= _PLACES_KEPT:
-                    self._places.clear()
-                    self._bounds.clear()
-                place = self._places[held] = _place(held, self._codes)
             bucket = self._table.get(place[0] << 2 | leader)
             if bucket is not None:
                 c0, c1, c2, c3 = place[1], place[2], place[3], place[4]
@@ -794,55 +1016,38 @@ class PartitionSearch:
                         if entry[1] < target:
                             return False, _entry_cards(entry, place)
         if self.bounds:
-            bounds = self._bounds.get((held, leader))
+            bounds = place[14][leader]
             if bounds is None:
-                bounds = self._bounds[held, leader] = (
-                    *sure_tricks(hands, leader, trump),
-                    *self._later_tricks(leader),
+                bounds = place[14][leader] = (
+                    *_sure_tricks(place[13], leader, trump),
+                    *_later_tricks(place[13], leader, trump),
                 )
             if bounds[0] >= target:
                 return True, bounds[1]
             if left - bounds[2] < target:
                 return False, bounds[3]
-        live = 0
-        for hand in hands:
-            live |= hand
-        found, relevant = self._play(leader, 0, -1, 0, False, target, left, live)
-        if place is not None:
+        found, relevant = self._play(leader, 0, -1, 0, False, target, left, place[13], -1)
+        if self.use_table:
             self._store(place, leader, found, target, left, relevant)
         return found, relevant
 
-    def _later_tricks(self, leader: int) -> tuple[int, int]:
-        """Tricks the side of ``leader``, on lead, is sure to lose, with the cards that
-        decide it: the top trumps one opponent holds; when the leader's side holds no
-        trump, one trick if an opponent holds the top card of every suit the leader
-        holds (whatever is led, that opponent follows with it and wins: DDS's "later
-        tricks")."""
-        hands = self._hands
-        trump = self.trump
-        seats = self.seats
-        mine = hands[leader]
-        ours = mine | (hands[leader ^ 2] if seats == 4 else 0)
-        theirs = hands[leader ^ 1] | (hands[leader ^ 3] if seats == 4 else 0)
-        if trump != NOTRUMP:
-            most, relevant = 0, 0
-            for other in (leader ^ 1, leader ^ 3) if seats == 4 else (leader ^ 1,):
-                count, ranks = top_trumps(hands, other, trump)
-                if count > most:
-                    most, relevant = count, ranks
-            if most or ours & SUIT_MASKS[trump]:
-                return most, relevant
-        everyone = 0
-        for hand in hands:
-            everyone |= hand
-        relevant = 0
-        for mask in SUIT_MASKS:
-            if mine & mask:
-                top = _top(everyone & mask)
-                if not top & theirs:
-                    return 0, 0
-                relevant |= top
-        return 1, relevant
+    def _place_of(self, hands: Sequence[int]) -> tuple[Any, ...]:
+        """The trick start with these ``hands`` as the search reads it (:func:`_place`),
+        remembered."""
+        # every hand in one int (52 bits a seat): a cheaper key than a tuple, and one
+        # mask a suit cuts out the suit's part (_place)
+        if self.seats == 4:
+            held = hands[0] << 156 | hands[1] << 104 | hands[2] << 52 | hands[3]
+        else:
+            held = hands[0] << 52 | hands[1]
+        places = self._places
+        place = places.get(held)
+        if place is None:
+            if len(places) >= _PLACES_KEPT:
+                places.clear()
+                self._codes.clear()
+            place = places[held] = _place(held, hands, self._codes)
+        return place
 
     def _last(self, leader: int) -> tuple[bool, int]:
         """The last trick played out: whether the leader's side wins it, and the
@@ -865,57 +1070,76 @@ class PartitionSearch:
         ranked: bool,
         target: int,
         left: int,
-        live: int,
+        records: tuple[tuple[Any, ...], ...],
+        lead: int,
     ) -> tuple[bool, int]:
         """Whether the leader's side takes ``target`` of the ``left`` tricks, ``count``
-        cards of the current trick played (``best`` winning it so far, at ``best_at``,
-        ``ranked`` if by rank), ``live`` the cards in play at the trick's start; with
-        the cards whose ranks decided it."""
+        cards of the current trick played (the first ``lead``, -1 for none yet; ``best``
+        winning it so far, at ``best_at``, ``ranked`` if by rank), ``records`` the
+        suits' records of the trick's start (:func:`_suit_part`); with the cards whose
+        ranks decided it."""
         hands = self._hands
-        trick = self._trick
         seats = self.seats
         trump = self.trump
         seat = (leader + count) % seats
         hand = hands[seat]
         if count == 1 and self.bounds and seats == 4:
             # the second hand's side needs left - target + 1 tricks to defeat the target
-            won, relevant = _second_hand(hands, seat, trick[0], trump, left - target + 1)
+            won, relevant = _second_hand(hands, seat, lead, trump, left - target + 1)
             if won:
                 return False, relevant
         legal = hand
-        suits: Sequence[int] = _SUITS
+        led = -1
+        follow = 0
         if count:
-            led = SUIT_OF[trick[0]]
+            led = SUIT_OF[lead]
             follow = hand & SUIT_MASKS[led]
             if follow:
                 legal = follow
-                suits = _ONE_SUIT[led]
-        if self.sequences:
-            others = live ^ hand
-            runs = self._runs
-            groups = []
-            for suit in suits:
-                mask = SUIT_MASKS[suit]
-                mine = legal & mask
-                if mine:
-                    # cards in their places: the key tells the suit apart
-                    key = mine << 52 | others & mask
-                    split = runs.get(key)
-                    if split is None:
-                        split = runs[key] = sequences(mine, others & mask)
-                    groups += split
-        else:
-            groups = []
+        ordering = self.ordering
+        groups: Sequence[int]
+        if not self.sequences:
+            singles = []
             rest = legal
             while rest:
                 low = rest & -rest
-                groups.append(low)
+                singles.append(low)
                 rest ^= low
-        if self.ordering and len(groups) > 1:
-            if count:
-                groups = _ranked_follows(hands, seat, trick, trump, groups, best, best_at)
-            else:
-                groups = order_groups(hands, seat, trick, trump, groups)
+            groups = singles
+            if ordering and len(groups) > 1:
+                if count:
+                    groups = _ranked_follows(hands, seat, count, led, trump, groups, best, best_at)
+                elif seats == 4:
+                    groups = _leads(hands, seat, trump, groups, self._killers[left])
+                else:
+                    groups = order_groups(hands, seat, (), trump, groups)
+        elif follow:
+            # a seat holds at its turn what it held at the trick's start: its groups
+            # are its record's (rising, as the follower's ordering takes them)
+            groups = records[led][12][seat]
+            if ordering and len(groups) > 1:
+                groups = _ranked_follows(hands, seat, count, led, trump, groups, best, best_at)
+        elif count and ordering:
+            # void in the suit led: its discards' sort keys are its records', its
+            # trumps are ordered by the trick
+            discards: list[int] = []
+            trumps: Sequence[int] = ()
+            for suit, record in enumerate(records):
+                if record[4][seat]:
+                    if suit == trump:
+                        trumps = record[11][seat]
+                    else:
+                        discards += record[14][seat]
+            groups = _ranked_follows(
+                hands, seat, count, led, trump, trumps, best, best_at, discards
+            )
+        elif ordering and seats == 4:
+            groups = _search_leads(hands, seat, trump, records, self._killers[left])
+        else:
+            r0, r1, r2, r3 = records
+            groups = r0[11][seat] + r1[11][seat] + r2[11][seat] + r3[11][seat]
+            if ordering and len(groups) > 1:
+                groups = order_groups(hands, seat, (), trump, groups)
         maximizing = (seat ^ leader) & 1 == 0
         last = count == seats - 1
         union = 0
@@ -928,7 +1152,6 @@ class PartitionSearch:
             if low < floors[suit]:
                 continue
             hands[seat] = hand ^ low
-            trick.append(played)
             # the card winning the trick now (_step inlined: it runs for every card)
             if not count:
                 new_best, new_at, new_ranked = played, 0, False
@@ -943,13 +1166,11 @@ class PartitionSearch:
                 new_best, new_at, new_ranked = best, best_at, ranked
             if last:
                 winner = (leader + new_at) % seats
-                self._trick = []
                 if new_at & 1 == 0:
                     found, relevant = self._lead(winner, target - 1)
                 else:
                     found, relevant = self._lead(winner, left - target)
                     found = not found
-                self._trick = trick
                 if new_ranked:
                     relevant |= 1 << new_best
             else:
@@ -957,9 +1178,16 @@ class PartitionSearch:
                 if self.nodes >= self._next_poll:
                     self._poll()
                 found, relevant = self._play(
-                    leader, count + 1, new_best, new_at, new_ranked, target, left, live
+                    leader,
+                    count + 1,
+                    new_best,
+                    new_at,
+                    new_ranked,
+                    target,
+                    left,
+                    records,
+                    played if not count else lead,
                 )
-            trick.pop()
             hands[seat] = hand
             if group != low:
                 ranks = relevant & SUIT_MASKS[suit]
@@ -968,6 +1196,8 @@ class PartitionSearch:
                     # stays one group only where its lowest card is held alike too
                     relevant |= low
             if found == maximizing:
+                if not count:
+                    self._killers[left] = low
                 return found, relevant
             union |= relevant
             # the answer rests on no card of this suit below the lowest of ``relevant``
@@ -992,23 +1222,30 @@ class PartitionSearch:
         ``found``, else at most ``target - 1``, for any position with the same suit
         lengths and the same holders of the cards from the top of each suit down to the
         lowest of ``relevant``."""
-        entry = [0, left, 0, 0, 0, 0, 0, 0, 0, 0]
-        if found:
-            entry[0] = target
-        else:
-            entry[1] = target - 1
-        partition = self.partition
-        for suit in range(4):
-            count = place[9 + suit]
-            kept = count
-            if partition:
+        # each suit's holders code loses two bits a card below the lowest card the
+        # answer rests on (all of them when it rests on none of the suit)
+        shifts = [0, 0, 0, 0]
+        if self.partition:
+            for suit in _SUITS:
                 ranks = relevant & SUIT_MASKS[suit]
-                kept = 0
                 if ranks:
-                    kept = (place[5 + suit][count] & -(ranks & -ranks)).bit_count()
-            shift = 2 * (count - kept)
-            entry[2 + suit] = shift
-            entry[6 + suit] = place[1 + suit] >> shift
+                    below = place[5 + suit][place[9 + suit]] & (ranks & -ranks) - 1
+                    shifts[suit] = 2 * below.bit_count()
+                else:
+                    shifts[suit] = 2 * place[9 + suit]
+        s0, s1, s2, s3 = shifts
+        entry = [
+            target if found else 0,
+            left if found else target - 1,
+            s0,
+            s1,
+            s2,
+            s3,
+            place[1] >> s0,
+            place[2] >> s1,
+            place[3] >> s2,
+            place[4] >> s3,
+        ]
         key = place[0] << 2 | leader
         bucket = self._table.get(key)
         if bucket is None:
@@ -1019,7 +1256,16 @@ class PartitionSearch:
             self.entries += 1
             return
         for kept_entry in bucket:
-            if kept_entry[2:] == entry[2:]:
+            if (
+                kept_entry[6] == entry[6]
+                and kept_entry[7] == entry[7]
+                and kept_entry[8] == entry[8]
+                and kept_entry[9] == entry[9]
+                and kept_entry[2] == s0
+                and kept_entry[3] == s1
+                and kept_entry[4] == s2
+                and kept_entry[5] == s3
+            ):
                 if found:
                     kept_entry[0] = max(kept_entry[0], target)
                 else:
@@ -1047,51 +1293,124 @@ def _step(  # noqa: PLR0917 - called for every card played: positional is cheape
     return best, best_at, ranked
 
 
-def _place(
-    hands: tuple[int, ...], known: dict[int, tuple[int, int, tuple[int, ...]]]
-) -> tuple[Any, ...]:
-    """What the table reads of a trick's start with these ``hands``: the seats' lengths
-    in each suit as one int (four bits a seat, sixteen a suit); then suit by suit who
+def _place(held: int, hands: Sequence[int], known: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
+    """What the search reads of a trick's start with these ``hands`` (``held`` all of
+    them in one int, the first seat highest, 52 bits a seat): the seats' lengths in
+    each suit as one int (four bits a seat, sixteen a suit); then suit by suit who
     holds each card still in play (:func:`_owners`); then suit by suit the highest
-    ``k`` cards still in play for each ``k`` (``tops[k]``, a card set); then the number
-    of cards still in play in each suit. A suit's part is remembered in ``known``."""
+    ``k`` cards still in play for each ``k`` (``tops[k]``, a card set); then the
+    number of cards still in play in each suit; then the four suits' records
+    (:func:`_suit_part`); then a slot a seat for the bounds with that seat on lead. A
+    suit's record is remembered in ``known``."""
     lengths = 0
-    codes = []
-    tops = []
-    counts = []
-    for suit in range(4):
+    records = []
+    masks = _HELD_SUITS[len(hands)]
+    for suit in _SUITS:
         shift = RANKS * suit
-        key = suit
-        for hand in hands:
-            key = key << RANKS | hand >> shift & _SUIT
-        found = known.get(key)
-        if found is None:
-            holdings = tuple(hand >> shift & _SUIT for hand in hands)
-            found = known[key] = _suit_part(holdings, shift)
-        lengths = lengths << 16 | found[1]
-        codes.append(found[0])
-        tops.append(found[2])
-        counts.append(len(found[2]) - 1)
-    return (lengths, *codes, *tops, *counts)
+        # the suit's cards of every hand, in their places: the key tells the suit apart
+        key = held & masks[suit]
+        record = known.get(key)
+        if record is None:
+            record = known[key] = _suit_part(tuple(hand >> shift & _SUIT for hand in hands), shift)
+        lengths = lengths << 16 | record[1]
+        records.append(record)
+    r0, r1, r2, r3 = records
+    return (
+        lengths,
+        r0[0],
+        r1[0],
+        r2[0],
+        r3[0],
+        r0[2],
+        r1[2],
+        r2[2],
+        r3[2],
+        r0[3],
+        r1[3],
+        r2[3],
+        r3[3],
+        (r0, r1, r2, r3),
+        [None] * len(hands),
+    )
 
 
-def _suit_part(holdings: tuple[int, ...], shift: int) -> tuple[int, int, tuple[int, ...]]:
-    """A suit's part of :func:`_place`, its seats' cards of it ``holdings`` (shifted
-    down by ``shift``): the holders' code, the seats' lengths (four bits each, the
-    first seat highest, as if there were four) and the highest ``k`` cards still in
-    play for each ``k``."""
+def _suit_part(holdings: tuple[int, ...], shift: int) -> tuple[Any, ...]:
+    """A suit's record, its seats' cards of it ``holdings`` (shifted down by
+    ``shift``): 0 the holders' code (:func:`_owners`), 1 the seats' lengths (four bits
+    each, the first seat highest, as if there were four), 2 the highest ``k`` cards
+    still in play for each ``k``, 3 the number of cards in play, and seat by seat: 4
+    its length, 5 the rounds it cashes leading the suit from the top while nobody
+    ruffs (:func:`sure_tricks`) and 6 the cards they count on, 7 how many of its cards
+    are above every card of its opponents (:func:`top_trumps`) and 8 those cards; 9 the
+    seat holding the suit's top card (-1 for none) and 10 that card; 11 seat by seat
+    its groups of equivalent cards (:func:`~.rules.sequences`, the highest first) and
+    12 the same the lowest first; 13 the weights of its groups as a leader's
+    (:func:`_lead_weights`), remembered by :func:`_search_leads`; 14 seat by seat the
+    sort keys of its groups as discards (:func:`_discard_key`).
+    Card sets are in their places (shifted back up)."""
+    seats = len(holdings)
     lengths = 0
     live = 0
+    counts = []
     for holding in holdings:
-        lengths = lengths << 4 | holding.bit_count()
+        count = holding.bit_count()
+        counts.append(count)
+        lengths = lengths << 4 | count
         live |= holding
-    lengths <<= 4 * (4 - len(holdings))
+    lengths <<= 4 * (4 - seats)
     tops = [0]
-    while live:
-        top = _top(live)
-        live ^= top
+    rest = live
+    while rest:
+        top = _top(rest)
+        rest ^= top
         tops.append(tops[-1] | top << shift)
-    return _owners(holdings), lengths, tuple(tops)
+    cash = []
+    cashed = []
+    above = []
+    above_cards = []
+    groups = []
+    rising = []
+    discards = []
+    for seat, held in enumerate(holdings):
+        groups.append(tuple(sequences(held << shift, (live ^ held) << shift)))
+        rising.append(groups[-1][::-1])
+        discards.append(tuple(_discard_key(group, counts[seat]) for group in groups[-1]))
+        longest = max(count for other, count in enumerate(counts) if other != seat)
+        winners = (held >> (live ^ held).bit_length()).bit_count()
+        if winners >= longest:
+            rounds, counted = counts[seat], longest
+        else:
+            rounds = counted = winners
+        cash.append(rounds)
+        cashed.append(_top_cards(held, counted) << shift)
+        theirs = holdings[seat ^ 1] | (holdings[seat ^ 3] if seats == 4 else 0)
+        over, cards = _above(held, theirs)
+        above.append(over)
+        # when the opponents hold none of the suit every card counts, whatever its rank
+        above_cards.append(cards << shift if theirs else 0)
+    top_seat = -1
+    top_card = 0
+    if live:
+        top = _top(live)
+        top_seat = next(seat for seat, held in enumerate(holdings) if held & top)
+        top_card = top << shift
+    return (
+        _owners(holdings),
+        lengths,
+        tuple(tops),
+        len(tops) - 1,
+        tuple(counts),
+        tuple(cash),
+        tuple(cashed),
+        tuple(above),
+        tuple(above_cards),
+        top_seat,
+        top_card,
+        tuple(groups),
+        tuple(rising),
+        {},
+        tuple(discards),
+    )
 
 
 def _entry_cards(entry: list[int], place: tuple[Any, ...]) -> int:
