@@ -1,18 +1,24 @@
 """The connect-four opening book shipped in the package (``zerosum/books``): the empty
 board's seven column values as published, read with no search, by the library, by
-``zerosum solve`` and by the engine."""
+``zerosum solve`` and by the engine; both players' lines complete wherever the other
+side may go, and their scores and moves against the kernel's exact solves."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from zerosum import kernels
 from zerosum.agents import SearchAgent
 from zerosum.book import ENVIRONMENT_VARIABLE, PACKAGE_FOLDER, Book, find_book
 from zerosum.cli import main
 from zerosum.games.connect4 import Connect4
 from zerosum.search.engine import Limits
+from zerosum.search.solve import solve
 
 EMPTY_BOARD = {"1": -2, "2": -1, "3": 0, "4": 1, "5": 0, "6": -1, "7": -2}
 """The published value of each first move on 7x6, in Pons' scores (see
@@ -65,3 +71,55 @@ def test_the_engine_opens_with_the_centre_from_the_book(shipped: Path) -> None:
     assert game.format_move(game.initial_state(), move) == "4"
     assert agent.last is not None and agent.last.stats.nodes == 0
     assert Book(shipped).info.name == "connect4-7x6"
+
+
+def line_positions(book: Book, player: int) -> Iterator[tuple[int, Any, Any, int]]:
+    """Every position ``player`` reaches up to its lines' ply playing the lines' moves
+    against every reply, where it is to move: ``(ply, position, move, score)``. Fails
+    where a line stops short."""
+    game = book.game
+    reach = book.info.lines[player]
+    assert reach is not None
+    frontier = {game.canonical_key(game.initial_state()): game.initial_state()}
+    for ply in range(reach + 1):
+        following: dict[int, Any] = {}
+        for state in frontier.values():
+            if game.to_move(state) == player:
+                chosen = book.chosen_move(state)
+                assert chosen is not None, (ply, game.format_state(state))
+                yield ply, state, *chosen
+                moves = [chosen[0]]
+            else:
+                moves = list(game.actions(state))
+            for move in moves:
+                child = game.result(state, move)
+                if not game.is_terminal(child):
+                    following[game.canonical_key(child)] = child
+        frontier = following
+
+
+@pytest.mark.parametrize("player", [0, 1], ids=["first", "second"])
+def test_the_shipped_lines_answer_every_reply_with_a_best_move(shipped: Path, player: int) -> None:
+    game = Connect4()
+    with Book(shipped, game) as book:
+        assert book.info.lines[player] is not None and book.info.lines[player] >= 8
+        found = list(line_positions(book, player))
+    # the lines start from the published values: the centre wins with the last stone,
+    # and each first move leaves the second player the negation of its value
+    for ply, state, move, score in found:
+        if ply == 0:
+            assert game.published_score(state, score) == 1
+            assert game.format_move(state, move) == "4"
+        elif ply == 1:
+            first_move = game.format_state(state)
+            assert game.published_score(state, score) == -EMPTY_BOARD[first_move]
+        elif player == 0:  # a win is never let go: the first player's lines all win
+            assert score > 0
+    if not kernels.available():
+        pytest.skip("numba is not installed (the fast extra): no exact solves to compare")
+    engine = game.compiled_engine()
+    deepest = max(ply for ply, *_ in found)
+    sample = random.Random(22).sample([f for f in found if f[0] >= deepest - 1], 4)
+    for _, state, move, score in sample:
+        solved = solve(game, state, engine=engine)
+        assert score == solved.score and move in solved.best_moves, game.format_state(state)
