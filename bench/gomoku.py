@@ -32,7 +32,10 @@ Run from the project root with the project's venv::
    the engine's nodes a move (``20000``) or its seconds a move (``1s``), ``THEIRS``
    Rapfi's nodes a move (``INFO max_node``; its move time is only a safety net). Games
    open as in the matches (three random central stones, each opening played with both
-   colours) or, with ``--openings balanced``, from :data:`BALANCED`; each pairing
+   colours) or, with ``--openings balanced`` or ``even``, from :data:`BALANCED` or
+   :data:`EVEN` (the openings Rapfi itself scores near even); ``--player`` picks our
+   side: the engine users get (compiled when numba is in), the pure one, or the
+   compiled one with ``--set`` changing its numbers; each pairing
    prints the score with its Elo interval and each side's seconds a move (wall time,
    the agent's round trip included for Rapfi).
 """
@@ -40,13 +43,18 @@ Run from the project root with the project's venv::
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
+import re
+import resource
 import statistics
+import subprocess
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO, cast
 
 from zerosum.arena import (
     Event,
@@ -124,6 +132,98 @@ with both colours against Rapfi by ``--openings balanced``: random stones in the
 position within -50 to +60 for black. Three random central stones leave black far ahead:
 with them colour decided 5 to 7 of 10 opening pairs against Rapfi, with these 8 or 9
 of 15."""
+
+EVEN = (
+    "j8 i6 f9",  # +0
+    "e11 h8 k10 f5",  # -1
+    "j5 j7 e8",  # -1
+    "j11 e10 f10",  # -2
+    "k9 f5 f7 g6",  # -3
+    "j5 i6 g10",  # +4
+    "j7 f10 e11",  # +4
+    "h5 i7 e10",  # +5
+    "h7 k6 h11",  # -6
+    "e11 f10 i5",  # +7
+    "i5 k7 e9 i6",  # +7
+    "i9 f9 e5 i7",  # +7
+    "k5 h9 j9",  # -7
+    "g5 g6 h11",  # +8
+    "e5 k5 i6",  # -9
+    "e7 e10 j6 e11",  # +9
+    "j5 f10 i9",  # +9
+    "e7 g6 k6 f8",  # +10
+    "e7 j8 e11 h10",  # +10
+    "f9 j8 g5",  # +10
+    "f7 g5 j9 g6",  # +11
+    "g10 k7 j7",  # +11
+    "i7 f8 e10 f9",  # -11
+    "j7 k8 f9",  # +11
+    "h9 i10 g5",  # +12
+    "i6 g7 f11",  # +12
+    "j11 i6 i7",  # -12
+    "j9 k10 f8",  # +12
+    "k11 h8 g7 i7",  # -12
+    "f11 g10 e5",  # -13
+    "g6 i11 j11",  # -14
+    "k10 g7 h7",  # -14
+    "k6 f8 f6 h9",  # -15
+    "e11 g8 j6 j8",  # -16
+    "h11 k8 k6",  # -16
+    "h5 k9 k10",  # -16
+    "j11 g9 i5 i11",  # +16
+    "f5 j9 j7",  # +17
+    "f7 i6 k9",  # -17
+    "h11 i11 f7",  # +17
+    "e10 e9 k7",  # -18
+    "i7 i10 e10",  # +18
+    "j7 j8 e6",  # -18
+    "e7 e6 k10",  # +19
+    "i5 i10 e11 h7",  # +19
+    "f5 j8 e9",  # -22
+    "g10 g8 f6 e7",  # +22
+    "i7 j6 e6",  # +22
+    "f10 f8 e5",  # -23
+    "g6 k9 j11 h9",  # +25
+    "j10 g6 h5 i7",  # +25
+    "e7 h11 k7",  # +26
+    "e8 i9 g10",  # -26
+    "g6 e9 g11",  # -26
+    "f11 k10 i7",  # +27
+    "k9 k10 k6 h9",  # +27
+    "g5 h8 f10",  # -29
+    "h7 i7 e8",  # -30
+    "i5 h7 h11 k7",  # +30
+    "e11 h8 j9",  # +31
+    "e8 e6 h9",  # -31
+    "e8 f6 i5",  # -31
+    "g8 i6 k5",  # -31
+    "i7 k8 e9",  # +31
+    "j7 j6 k11",  # -32
+    "h5 k7 e10 i6",  # +33
+    "i10 f5 e8",  # +33
+    "g10 g11 k8",  # +34
+    "g6 i10 k8",  # +34
+    "f10 k9 j11",  # -37
+    "j10 h8 f7 f9",  # +37
+    "k5 h7 g9",  # +37
+    "f11 e9 f6 g10",  # +39
+    "j11 f6 i7 h6",  # -39
+    "j5 e9 f10",  # +39
+    "k11 k10 g5",  # +39
+    "k9 i10 f8",  # -39
+    "f10 f8 k6",  # +40
+    "f8 k6 k11",  # +40
+    "h11 j5 h7",  # +40
+    "i9 e6 f7",  # +40
+)
+"""Three- and four-stone 15x15 openings (alternate stones from black; white or black to
+move) that Rapfi 0.43.02 (its classical evaluation, one thread, 100,000 nodes) scores
+within -40 to +40 for the side to move (in its evaluation units; a move is worth a few
+hundred), closest to even first, with that value: random stones in the central 7x7, 600
+of them scored, these kept. Rapfi found ``BALANCED``'s kind (four random stones) worth
++200 to the side to move in the median, and three random stones -110 to the side to
+move: with those, colour decided most pairs of games (25 to 28 of 35 against Rapfi at
+20,000 nodes each in issue 23's third round)."""
 
 TARGET = 0.95
 NEAR = 2
@@ -222,6 +322,84 @@ class AlphaBetaPlayer:
         return negamax_alphabeta(view, state, depth=self.depth).best_move
 
 
+class EnginePlayer:
+    """An engine made by ``make(game)`` for each game it plays, searching under
+    ``limits`` each move (its tables kept through a game, emptied between games)."""
+
+    def __init__(self, make: Any, limits: Limits, name: str) -> None:
+        self.make = make
+        self.limits = limits
+        self.name = name
+        self.last: Any = None
+        self._engines: dict[int, tuple[Any, Any]] = {}
+
+    def choose(self, game: Any, state: Any) -> Any:
+        """Search ``state`` under the player's limits and return the best move."""
+        held = self._engines.get(id(game))
+        if held is None:
+            held = self._engines[id(game)] = (game, self.make(game))
+        self.last = held[1].search(state, self.limits)
+        return self.last.best_move
+
+    def reset(self) -> None:
+        """A new game: every table emptied."""
+        for _, engine in self._engines.values():
+            engine.reset()
+
+
+def kernel_player(
+    nodes: int | None = None,
+    time: float | None = None,
+    name: str = "kernel",
+    weights: str | None = None,
+    **changes: int,
+) -> EnginePlayer:
+    """The compiled engine (:class:`~zerosum.games.gomoku_kernel.KernelEngine`) at
+    ``nodes`` or ``time`` seconds a move, its numbers changed by keyword: a search
+    parameter (``lmr_scale=120``) or one entry of a weight list (``mover_cell_7=80``: the
+    list's name, then the index), after the lists a JSON file ``weights`` holds (an
+    object of list names and lists), so that a match can compare two versions of it."""
+    from zerosum.games.gomoku_kernel import KernelEngine
+
+    if weights is not None:
+        loaded = json.loads(Path(weights).read_text())
+        changes = {
+            **{f"{name}_{i}": v for name, values in loaded.items() for i, v in enumerate(values)},
+            **changes,
+        }
+    chosen = kernel_weights(changes)
+    return EnginePlayer(
+        lambda game: KernelEngine(game, weights=chosen), Limits(nodes=nodes, time=time), name
+    )
+
+
+def kernel_weights(changes: Mapping[str, float]) -> Any:
+    """The kernel's default :class:`~zerosum.games.gomoku_kernel.Weights` with
+    ``changes`` (see :func:`kernel_player`)."""
+    from zerosum.games.gomoku_kernel import Weights
+
+    weights = Weights()
+    for key, value in changes.items():
+        if key in weights.search:
+            weights.search[key] = int(value)
+            continue
+        field, _, index = key.rpartition("_")
+        if field in ("order_line", "order_cell") and index.isdigit():
+            getattr(weights, field)[int(index)] = int(value)
+        elif field in ("mover_line", "mover_cell", "other_line", "other_cell") and index.isdigit():
+            getattr(weights, field)[int(index)] = float(value)
+        else:
+            raise ValueError(f"unknown kernel number {key!r}")
+    return weights
+
+
+def pure_player(
+    nodes: int | None = None, time: float | None = None, name: str = "pure"
+) -> EnginePlayer:
+    """The pure-Python engine (never the compiled one) at ``nodes`` or ``time`` a move."""
+    return EnginePlayer(Engine, Limits(nodes=nodes, time=time), name)
+
+
 RAPFI_PAUSE = 0.05
 """Seconds to wait before each command to Rapfi: it prints its move before it stops
 marking itself as thinking, and drops a command that arrives in between (a ``TURN``
@@ -251,31 +429,126 @@ def rapfi(nodes: int = 0, time: float = 60.0, name: str = "rapfi") -> GomocupAge
 
 
 def speed(seconds: float, count: int) -> None:
+    """Each engine's depth and nodes a CPU second on the mid-game positions: ours (the
+    compiled engine when numba is in, and the pure one) searching ``seconds`` of wall
+    clock each, their CPU time measured; Rapfi (with ``RAPFI``) searching as many nodes
+    as the compiled engine did, its CPU time less that of its start."""
     game = Gomoku(15)
-    print(f"1. engine on {count} mid-game 15x15 positions, {seconds:g} s each (fresh engine)")
+    engines: list[tuple[str, Any]] = [("pure", Engine)]
+    if game.compiled_engine() is not None:
+        from zerosum.games.gomoku_kernel import KernelEngine
+
+        engines.insert(0, ("compiled", KernelEngine))
+    command = os.environ.get("RAPFI")
     print(
-        f"   {'position':<9} {'stones':>6} {'depth':>5} {'seldepth':>8} {'nodes':>8} {'nodes/s':>8}"
+        f"1. speed on {count} mid-game 15x15 positions, {seconds:g} s each (fresh engines), "
+        f"nodes per CPU second"
     )
-    depths, rates = [], []
+    print(
+        f"   {'position':<9} {'engine':<9} {'depth':>5} {'seldepth':>8} {'nodes':>9} "
+        f"{'CPU s':>6} {'nodes/s':>9}"
+    )
+    rates: dict[str, list[float]] = {}
+    depths: dict[str, list[int]] = {}
+    start_cpu = rapfi_start_cpu(command) if command else 0.0
     for index, moves in enumerate(MIDGAME[:count], start=1):
         state = play_line(game, moves)
-        engine = Engine(game)
-        start = time.perf_counter()
-        result = engine.search(state, Limits(time=seconds))
-        elapsed = time.perf_counter() - start
-        stats = result.stats
-        rate = stats.nodes / elapsed
-        depths.append(stats.depth)
-        rates.append(rate)
+        budget = 0
+        for label, make in engines:
+            engine = make(game)
+            engine.search(state, Limits(nodes=50))  # tables and code loaded untimed
+            engine.reset()
+            cpu = time.process_time()
+            result = engine.search(state, Limits(time=seconds))
+            cpu = time.process_time() - cpu
+            stats = result.stats
+            budget = budget or stats.nodes
+            line = (label, stats.depth, stats.seldepth, stats.nodes, cpu)
+            speed_row(index, line, rates, depths)
+        if command:
+            depth, seldepth, cpu = rapfi_search(command, game, moves, budget)
+            speed_row(
+                index, ("Rapfi", depth, seldepth, budget, max(cpu - start_cpu, 1e-6)), rates, depths
+            )
+    for label, values in rates.items():
         print(
-            f"   {index:<9} {len(moves.split()):>6} {stats.depth:>5} {stats.seldepth:>8} "
-            f"{stats.nodes:>8} {rate:>8.0f}",
-            flush=True,
+            f"   {label}: mean depth {statistics.mean(depths[label]):.1f} (min "
+            f"{min(depths[label])}), {statistics.mean(values):,.0f} nodes a CPU second"
         )
+    if "Rapfi" in rates:
+        theirs = statistics.mean(rates["Rapfi"])
+        for label in ("compiled", "pure"):
+            if label in rates:
+                print(f"   {label} / Rapfi: {statistics.mean(rates[label]) / theirs:.3f}")
+
+
+def speed_row(
+    index: int,
+    line: tuple[str, int, int, int, float],
+    rates: dict[str, list[float]],
+    depths: dict[str, list[int]],
+) -> None:
+    """Print one engine's search of one position and keep its rate and depth."""
+    label, depth, seldepth, nodes, cpu = line
+    rate = nodes / cpu if cpu > 0 else 0.0
+    rates.setdefault(label, []).append(rate)
+    depths.setdefault(label, []).append(depth)
     print(
-        f"   mean depth {statistics.mean(depths):.1f} (min {min(depths)}), "
-        f"mean {statistics.mean(rates):.0f} nodes/s"
+        f"   {index:<9} {label:<9} {depth:>5} {seldepth:>8} {nodes:>9} {cpu:>6.2f} {rate:>9.0f}",
+        flush=True,
     )
+
+
+def rapfi_search(command: str, game: Gomoku, moves: str, nodes: int) -> tuple[int, int, float]:
+    """Rapfi's search of ``moves`` to ``nodes`` nodes in a process of its own: (depth,
+    selective depth, CPU seconds of the process, its start included)."""
+    state = game.initial_state()
+    cells = []
+    for text in moves.split():
+        cell = game.parse_move(state, text)
+        cells.append(cell)
+        state = game.result(state, cell)
+    mover = len(cells) % 2
+    lines = ["START 15", "INFO thread_num 1", f"INFO max_node {nodes}"]
+    lines += ["INFO timeout_turn 600000", "INFO timeout_match 0", "INFO time_left 2147483647"]
+    lines.append("BOARD")
+    for number, cell in enumerate(cells):
+        x, y = game.coordinates(cell)
+        lines.append(f"{x},{y},{1 if number % 2 == mover else 2}")
+    lines.append("DONE")
+    summary = rapfi_session(command, lines)
+    found = re.search(r"Depth (\d+)-(\d+)", summary[0]) if summary[0] else None
+    depth, seldepth = (int(found[1]), int(found[2])) if found else (0, 0)
+    return depth, seldepth, summary[1]
+
+
+def rapfi_start_cpu(command: str) -> float:
+    """The CPU seconds of Rapfi's start (its tables): one move at one node."""
+    return rapfi_session(command, ["START 15", "INFO max_node 1", "BEGIN"])[1]
+
+
+def rapfi_session(command: str, lines: list[str]) -> tuple[str | None, float]:
+    """Send ``lines`` to a new Rapfi process and wait for its move, then end it: (its
+    last ``MESSAGE Speed`` line, the CPU seconds the process used)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    process = subprocess.Popen(
+        [command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+    )
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write("\n".join(lines) + "\n")
+    process.stdin.flush()
+    summary = None
+    for answer in process.stdout:
+        if answer.startswith("MESSAGE Speed"):
+            summary = answer.strip()
+        elif re.fullmatch(r"\d+,\d+", answer.strip()):
+            break
+    # END only once the move came: an END while it thinks would stop the search
+    process.stdin.write("END\n")
+    process.stdin.flush()
+    process.wait(timeout=60)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return summary, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
 # ---------------------------------------------------------------- 2. VCF
@@ -351,7 +624,7 @@ def brain_times(turn_ms: int, games: int) -> None:
     replies = []
     for number in range(games):
         outputs = [_Lines(), _Lines()]
-        brains = [GomocupBrain(out, messages=False) for out in outputs]
+        brains = [GomocupBrain(cast("TextIO", out), messages=False) for out in outputs]
         for brain in brains:
             for line in ("START 20", f"INFO timeout_turn {turn_ms}"):
                 brain.handle(line)
@@ -464,6 +737,16 @@ def matches(games: int, seconds: float, workers: int | None, folder: Path | None
         match(opponent, games, seconds, workers=workers, seed=15, folder=folder)
 
 
+def player_spec(player: str, budget: str, options: list[str], label: str = "zerosum") -> str:
+    """The agent spec of our side: ``player`` ``engine`` (what users get: the compiled
+    engine when numba is in, else the pure one; ``options`` are engine options),
+    ``pure`` (the pure engine) or ``kernel`` (the compiled one, ``options`` changing its
+    numbers), at ``budget`` nodes (``20000``) or seconds (``1s``) a move."""
+    limit = f"time={float(budget[:-1]):g}" if budget.endswith("s") else f"nodes={int(budget)}"
+    kind = {"engine": "engine", "pure": "gomoku.pure_player", "kernel": "gomoku.kernel_player"}
+    return ",".join((f"{kind[player]}:{limit},name={label}-{budget}", *options))
+
+
 def versus_rapfi(
     pairing: str,
     games: int,
@@ -471,25 +754,79 @@ def versus_rapfi(
     folder: Path | None,
     options: list[str],
     *,
-    balanced: bool,
+    kind: str,
+    player: str = "engine",
 ) -> None:
     ours, _, theirs = pairing.partition(":")
-    if ours.endswith("s"):
-        engine = f"engine:time={float(ours[:-1]):g},name=zerosum-{ours}"
-    else:
-        engine = f"engine:nodes={int(ours)},name=zerosum-{int(ours)}"
-    engine = ",".join((engine, *options))
+    engine = player_spec(player, ours, options)
     opponent = f"gomoku.rapfi:nodes={int(theirs)},name=rapfi-{int(theirs)}"
+    duel(
+        engine,
+        opponent,
+        games,
+        workers,
+        folder=folder,
+        label=f"rapfi-{ours}-{theirs}",
+        kind=kind,
+    )
+
+
+def versions(
+    pairing: str,
+    games: int,
+    workers: int | None,
+    folder: Path | None,
+    options: list[str],
+    *,
+    against: str,
+    kind: str,
+) -> None:
+    """The compiled engine with ``options`` (its numbers changed) against the default one
+    (``against`` ``kernel``) or the pure engine (``pure``), each at its budget of
+    ``pairing`` (``20000:20000``), on the openings of ``kind``."""
+    first, _, second = pairing.partition(":")
+    engine = player_spec("kernel", first, options, "changed" if options else "kernel")
+    opponent = player_spec(against, second, [], against)
+    duel(
+        engine,
+        opponent,
+        games,
+        workers,
+        folder=folder,
+        label=f"versions-{first}-{second}",
+        kind=kind,
+    )
+
+
+def chosen_openings(kind: str, count: int) -> tuple[tuple[str, ...], ...]:
+    """``count`` openings of a kind: ``random`` (three random central stones, seed 23),
+    ``balanced`` (:data:`BALANCED`) or ``even`` (:data:`EVEN`)."""
+    if kind == "random":
+        return openings(count, 23)
+    chosen = BALANCED if kind == "balanced" else EVEN
+    if count > len(chosen):
+        raise ValueError(f"{kind} has {len(chosen)} openings, not {count}")
+    return tuple(tuple(line.split()) for line in chosen[:count])
+
+
+def duel(
+    engine: str,
+    opponent: str,
+    games: int,
+    workers: int | None,
+    *,
+    folder: Path | None,
+    label: str,
+    kind: str,
+) -> None:
+    """``games`` games of ``engine`` (ours, seat 0) against ``opponent``: each opening
+    played with both colours; the score with its Elo interval, seconds a move."""
     event = Event(
         "match",
         "gomoku",
         (engine, opponent),
         games,
-        openings=(
-            tuple(tuple(line.split()) for line in BALANCED[: (games + 1) // 2])
-            if balanced
-            else openings((games + 1) // 2, 23)
-        ),
+        openings=chosen_openings(kind, (games + 1) // 2),
         seed=23,
         time_margin=1.0,
     )
@@ -500,7 +837,7 @@ def versus_rapfi(
         print("." if record.winner is None or record.seats[record.winner] == 0 else "x", end="")
         sys.stdout.flush()
 
-    output = None if folder is None else folder / f"rapfi-{ours}-{theirs}.jsonl"
+    output = None if folder is None else folder / f"{label}.jsonl"
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
     records = run_event(event, output=output, workers=workers, progress=progress)
@@ -517,7 +854,7 @@ def versus_rapfi(
         f"\n   {estimate.games} games: +{estimate.wins} ={estimate.draws} -{estimate.losses}, "
         f"{estimate.score:.1%}, Elo {format_elo(estimate.elo)} "
         f"[{format_elo(estimate.low)}, {format_elo(estimate.high)}]; seconds a move "
-        f"{seconds[0] / max(moves[0], 1):.3f} ours, {seconds[1] / max(moves[1], 1):.4f} Rapfi's; "
+        f"{seconds[0] / max(moves[0], 1):.3f} ours, {seconds[1] / max(moves[1], 1):.4f} theirs; "
         f"{time.perf_counter() - start:.0f} s"
     )
     unusual = adjudications(records)
@@ -532,7 +869,7 @@ def main() -> None:
     parser.add_argument("--time", type=float, help="engine seconds a move (default 1, quick 0.2)")
     parser.add_argument("--workers", type=int, help="match processes (default: one per core)")
     parser.add_argument("--seconds", type=float, help="speed: seconds a position (default 1)")
-    parser.add_argument("--only", choices=("speed", "vcf", "brain", "match", "rapfi"))
+    parser.add_argument("--only", choices=("speed", "vcf", "brain", "match", "rapfi", "versions"))
     parser.add_argument(
         "--versus",
         action="append",
@@ -542,13 +879,28 @@ def main() -> None:
         "--set",
         action="append",
         metavar="NAME=VALUE",
-        help="rapfi: an engine option for our side (null_move=off); repeatable",
+        help="rapfi, versions: an engine option for our side (null_move=off), or with "
+        "--player kernel (and in versions) a kernel number (lmr_scale=120); repeatable",
+    )
+    parser.add_argument(
+        "--player",
+        choices=("engine", "pure", "kernel"),
+        default="engine",
+        help="rapfi: our side, the engine users get (compiled when numba is in), the pure "
+        "engine, or the compiled one with --set changing its numbers",
+    )
+    parser.add_argument(
+        "--against",
+        choices=("kernel", "pure"),
+        default="kernel",
+        help="versions: the other side, the default compiled engine or the pure one",
     )
     parser.add_argument(
         "--openings",
-        choices=("random", "balanced"),
+        choices=("random", "balanced", "even"),
         default="random",
-        help="rapfi: three random central stones (seed 23) or the BALANCED four-stone ones",
+        help="rapfi, versions: three random central stones (seed 23), the BALANCED "
+        "four-stone ones, or the EVEN ones Rapfi scores near 0",
     )
     parser.add_argument(
         "--records", type=Path, help="a folder for each match's games (JSON lines, new files)"
@@ -557,7 +909,7 @@ def main() -> None:
     quick = args.quick
     # the matches name their opponents as gomoku.<Class>: this file, importable by name
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    parts = (args.only,) if args.only else ("speed", "vcf", "brain", "match", "rapfi")
+    parts = (args.only,) if args.only else ("speed", "vcf", "brain", "match", "rapfi", "versions")
     if "speed" in parts:
         speed(args.seconds or 1.0, 3 if quick else len(MIDGAME))
     if "vcf" in parts:
@@ -578,10 +930,25 @@ def main() -> None:
                     args.workers,
                     args.records,
                     args.set or [],
-                    balanced=args.openings == "balanced",
+                    kind=args.openings,
+                    player=args.player,
                 )
         else:
             print("\n5. against Rapfi: skipped (set RAPFI to the path of a Rapfi executable)")
+
+    if "versions" in parts:
+        games = args.games or (4 if quick else 70)
+        print(f"\n6. versions of the compiled engine, {games} games a pairing")
+        for pairing in args.versus or ["20000:20000"]:
+            versions(
+                pairing,
+                games,
+                args.workers,
+                args.records,
+                args.set or [],
+                against=args.against,
+                kind=args.openings,
+            )
 
 
 if __name__ == "__main__":

@@ -54,6 +54,7 @@ __all__ = [
     "RandomAgent",
     "SearchAgent",
     "close_agent",
+    "engine_for",
     "refuse_finished",
     "reset_agent",
     "tell_clock",
@@ -159,7 +160,7 @@ class SearchAgent:
         """Return this agent's engine for ``game``, made on first use."""
         held = self._engines.get(id(game))
         if held is None:
-            held = self._engines[id(game)] = (game, _engine_for(game, self.options))
+            held = self._engines[id(game)] = (game, engine_for(game, self.options))
         return held[1]
 
     def set_clock(self, reading: ClockReading) -> None:
@@ -237,10 +238,12 @@ class SearchAgent:
         self._clock = None
 
 
-def _engine_for(game: Any, options: EngineOptions | None) -> Engine:
-    """The engine an agent plays ``game`` with: the game's compiled one when it offers
+def engine_for(game: Any, options: EngineOptions | None = None) -> Engine:
+    """Return the engine that plays ``game``: the game's compiled one when it offers
     one and kernels are on (connect four's solves each position it can in its kernel
-    before it searches with the evaluation), else the engine."""
+    before it searches with the evaluation; othello's and gomoku's search in theirs),
+    else the pure engine. Agents and the engine protocols (Gomocup, NBoard) play with
+    it, so that every way of playing gets the same strength."""
     compiled = getattr(game, "compiled_engine", None)
     engine: Engine | None = compiled(options) if callable(compiled) else None
     return engine if engine is not None else Engine(game, options)

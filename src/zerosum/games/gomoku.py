@@ -41,7 +41,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from zerosum.game import (
     BoardView,
@@ -55,6 +55,9 @@ from zerosum.game import (
 )
 from zerosum.games import gomoku_threats
 from zerosum.games.bitboards import bit_indices
+
+if TYPE_CHECKING:
+    from zerosum.search.engine import Engine, EngineOptions
 
 __all__ = [
     "BREADTH",
@@ -926,6 +929,24 @@ class Gomoku:
         for cell in first:
             rest &= ~(1 << cell)
         return first + self._ranked(state, rest, self.cells)
+
+    def compiled_engine(self, options: EngineOptions | None = None) -> Engine | None:
+        """Return an engine whose searches run in the compiled kernel, or ``None`` for the
+        pure path.
+
+        ``None`` when kernels are off (:func:`zerosum.kernels.enabled`: numba missing,
+        ``ZEROSUM_KERNELS=0`` or :func:`zerosum.kernels.use_kernels`). The engine
+        (:class:`zerosum.games.gomoku_kernel.KernelEngine`) plays by the same rules with
+        its own evaluation and search, about ten times as many nodes a second; the first
+        one made in a process loads the compiled kernel from the cache folder (or, once
+        per CPU, compiles it: a minute or so)."""
+        from zerosum import kernels  # noqa: PLC0415 - numba only when a kernel is used
+
+        module = kernels.load("zerosum.games.gomoku_kernel")
+        if module is None:
+            return None
+        engine: Engine = module.KernelEngine(self, options)
+        return engine
 
     def forced_win(
         self, state: GomokuState, deep: bool, expired: Callable[[], bool] | None = None

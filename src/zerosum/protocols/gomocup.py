@@ -95,7 +95,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TextIO
 
 from zerosum import __version__
-from zerosum.agents import refuse_finished
+from zerosum.agents import engine_for, refuse_finished
 from zerosum.game import (
     WIN_THRESHOLD,
     MissingCapabilityError,
@@ -415,6 +415,9 @@ class GomocupBrain:
         self._stones = {}
         self._me = 0
         self._state = game.initial_state()
+        # made now, so that loading (or once per CPU compiling) a compiled kernel is
+        # paid before the first move's clock starts
+        self._engine_for_game()
         self._say("OK")
 
     def _game_rule(self) -> str:
@@ -578,7 +581,7 @@ class GomocupBrain:
                     poll_interval=min(chosen.poll_interval, POLL_INTERVAL),
                 )
             )
-            self._engine = Engine(self._game, options)
+            self._engine = engine_for(self._game, options)
             self._table_size = size
         return self._engine
 

@@ -47,10 +47,11 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
+from zerosum.agents import engine_for
 from zerosum.game import ZerosumError, quoted
 from zerosum.games import registry
 from zerosum.protocols.serving import Lines, Searching, SearchSlot
-from zerosum.search.engine import Engine, EngineOptions, Limits, Report
+from zerosum.search.engine import EngineOptions, Limits, Report
 
 __all__ = [
     "DEFAULT_DEPTH",
@@ -159,7 +160,7 @@ class NBoardEngine:
         self._clock = clock
         self._game = registry.make("othello")
         self._state = self._game.initial_state()
-        self._engine = Engine(self._game, EngineOptions())
+        self._engine = engine_for(self._game, EngineOptions())
         self._search: SearchSlot[Searching] = SearchSlot()
         self._commands: dict[str, Callable[[str], None]] = {
             "nboard": lambda rest: self._say(f"set myname {NAME}"),
