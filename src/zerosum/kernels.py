@@ -16,7 +16,10 @@ for numba. The pure-Python path stays the reference and the default fallback:
   shared by machines of different CPUs holds one entry per CPU. When no folder is
   writable the kernels still run, compiled afresh by each process;
 * kernels keep their own stack rather than calling themselves: numba cannot load a
-  self-recursive function back from its cache (numba issue 6061).
+  self-recursive function back from its cache (numba issue 6061);
+* a game's compiled engine (``Game.compiled_engine()``) derives from
+  :class:`CompiledEngine`, which makes the kernel object on first use and empties its
+  tables with the engine's.
 
 A kernel module that fails to import (a numba too old, a platform numba does not
 support) is reported once as a :class:`RuntimeWarning`, and the game falls back to its
@@ -33,10 +36,13 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Any, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
+
+from zerosum.search.engine import Engine, EngineOptions
 
 __all__ = [
     "ENVIRONMENT_VARIABLE",
+    "CompiledEngine",
     "available",
     "cache_folder",
     "enabled",
@@ -49,6 +55,16 @@ ENVIRONMENT_VARIABLE = "ZEROSUM_KERNELS"
 """Set to ``0`` to force the pure-Python path everywhere."""
 
 _Function = TypeVar("_Function", bound=Callable[..., Any])
+
+
+class _Kernel(Protocol):
+    """What an engine needs of its kernel object: a way to forget what it learnt."""
+
+    def clear(self) -> None:
+        """Empty the kernel's tables."""
+
+
+_KernelT = TypeVar("_KernelT", bound=_Kernel)
 
 _switch: bool | None = None
 """The API flag: ``None`` defers to the environment."""
@@ -144,3 +160,40 @@ def jit(function: _Function) -> _Function:
         numba.config.CACHE_DIR = str(folder)  # type: ignore[attr-defined]
     compiled: _Function = numba.njit(cache=folder is not None, nogil=True)(function)  # type: ignore[assignment]
     return compiled
+
+
+class CompiledEngine(Engine, Generic[_KernelT]):
+    """The shared part of a game's compiled engine (connect four's, othello's and
+    gomoku's ``KernelEngine``): an :class:`~zerosum.search.engine.Engine` whose searches
+    run in a kernel object (its compiled code and its tables), made the first time
+    :attr:`kernel` is asked for, so that an engine that never searches in it (a
+    depth-limited search left to the pure engine, a program that only plays from a
+    book) never pays for its tables. :meth:`reset` empties the kernel's tables with the
+    engine's. A game's engine makes its kernel in :meth:`make_kernel` and overrides the
+    searches."""
+
+    __slots__ = ("_kernel",)
+
+    def __init__(self, game: Any, options: EngineOptions | None = None) -> None:
+        super().__init__(game, options)
+        self._kernel: _KernelT | None = None
+
+    def make_kernel(self) -> _KernelT:
+        """Return a new kernel object for this engine's game and settings."""
+        raise NotImplementedError
+
+    @property
+    def kernel(self) -> _KernelT:
+        """The compiled search and its tables, made the first time it is asked for."""
+        if self._kernel is None:
+            self._kernel = self.make_kernel()
+        return self._kernel
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.game.info.name!r}, {self.options!r})"
+
+    def reset(self) -> None:
+        """Forget everything learnt: empty the engine's tables and the kernel's."""
+        super().reset()
+        if self._kernel is not None:
+            self._kernel.clear()

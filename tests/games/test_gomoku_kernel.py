@@ -460,16 +460,17 @@ def test_limits_are_honoured() -> None:
     result = engine.search(state, Limits(nodes=7000))
     assert result.stats.nodes <= 7000
     assert result.best_move in game.actions(state)
+    # the margins allow for a loaded machine: unlimited, this search runs for minutes
     start = time.perf_counter()
     result = engine.search(state, Limits(time=0.3))
-    assert time.perf_counter() - start < 0.6
+    assert time.perf_counter() - start < 1.5
     assert result.best_move in game.actions(state)
     stop = threading.Event()
     timer = threading.Timer(0.2, stop.set)
     timer.start()
     start = time.perf_counter()
     result = engine.search(state, Limits(stop=stop))
-    assert time.perf_counter() - start < 0.5
+    assert time.perf_counter() - start < 1.5
     assert result.stats.stopped
     assert result.best_move in game.actions(state)
 

@@ -40,9 +40,8 @@ import numpy as np
 import numpy.typing as npt
 
 from zerosum.game import INFINITY, MAX_PLY, WIN, WIN_THRESHOLD, IllegalMoveError, describe_state
-from zerosum.kernels import jit
+from zerosum.kernels import CompiledEngine, jit
 from zerosum.search.engine import (
-    Engine,
     EngineOptions,
     EngineResult,
     EngineStats,
@@ -543,7 +542,7 @@ class Connect4Kernel:
         return (data >> 32) & 15, value, (data >> 36) & 15
 
 
-class KernelEngine(Engine):
+class KernelEngine(CompiledEngine[Connect4Kernel]):
     """An :class:`~zerosum.search.engine.Engine` for connect four whose searches to the
     end of every line run in the compiled kernel (:class:`Connect4Kernel`).
 
@@ -555,30 +554,17 @@ class KernelEngine(Engine):
     table, made on first use: an engine that only ever searches to a depth never pays
     for it (0.15 s and 64 MB by default)."""
 
-    __slots__ = ("_kernel", "_table_bits")
+    __slots__ = ("_table_bits",)
 
     def __init__(
         self, game: Connect4, options: EngineOptions | None = None, *, table_bits: int = 22
     ) -> None:
         super().__init__(game, options)
         self._table_bits = table_bits
-        self._kernel: Connect4Kernel | None = None
 
-    @property
-    def kernel(self) -> Connect4Kernel:
-        """The compiled search and its table, made the first time it is asked for."""
-        if self._kernel is None:
-            self._kernel = Connect4Kernel(cast("Connect4", self.game), self._table_bits)
-        return self._kernel
-
-    def __repr__(self) -> str:
-        return f"KernelEngine({self.game.info.name!r}, {self.options!r})"
-
-    def reset(self) -> None:
-        """Forget everything learnt: empty both tables."""
-        super().reset()
-        if self._kernel is not None:
-            self._kernel.clear()
+    def make_kernel(self) -> Connect4Kernel:
+        """Return the compiled solver with a table of ``2 ** table_bits`` entries."""
+        return Connect4Kernel(cast("Connect4", self.game), self._table_bits)
 
     def search(
         self, state: Any, limits: Limits | None = None, multipv: bool = False

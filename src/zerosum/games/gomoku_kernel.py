@@ -57,9 +57,8 @@ import numpy.typing as npt
 
 from zerosum.game import WIN
 from zerosum.games.bitboards import bit_indices
-from zerosum.kernels import jit
+from zerosum.kernels import CompiledEngine, jit
 from zerosum.search.engine import (
-    Engine,
     EngineOptions,
     EngineResult,
     EngineStats,
@@ -2236,7 +2235,7 @@ def engine_score(value: int) -> int:
     return value
 
 
-class KernelEngine(Engine):
+class KernelEngine(CompiledEngine[GomokuKernel]):
     """An :class:`~zerosum.search.engine.Engine` for gomoku whose searches run in the
     compiled kernel (:class:`GomokuKernel`).
 
@@ -2250,7 +2249,7 @@ class KernelEngine(Engine):
     ``2 ** 12``), made with the kernel on first use; ``options.threats`` switches the
     root prover off. ``weights`` (:class:`Weights`) replace the kernel's numbers."""
 
-    __slots__ = ("_kernel", "_table_bits", "_weights")
+    __slots__ = ("_table_bits", "_weights")
 
     def __init__(
         self,
@@ -2265,27 +2264,14 @@ class KernelEngine(Engine):
             table_bits = min(max(self.options.table_size.bit_length() + 1, 12), 26)
         self._table_bits = table_bits
         self._weights = weights
-        self._kernel: GomokuKernel | None = None
 
     def _weights_value(self, name: str) -> int:
         """A search number of the kernel's weights."""
         return self.kernel.weights.search[name]
 
-    @property
-    def kernel(self) -> GomokuKernel:
-        """The compiled board, searches and tables, made the first time asked for."""
-        if self._kernel is None:
-            self._kernel = GomokuKernel(self.game, self._table_bits, self._weights)  # type: ignore[arg-type]
-        return self._kernel
-
-    def __repr__(self) -> str:
-        return f"KernelEngine({self.game.info.name!r}, {self.options!r})"
-
-    def reset(self) -> None:
-        """Forget everything learnt: empty every table."""
-        super().reset()
-        if self._kernel is not None:
-            self._kernel.clear()
+    def make_kernel(self) -> GomokuKernel:
+        """Return the compiled board, searches and tables for the engine's game."""
+        return GomokuKernel(self.game, self._table_bits, self._weights)  # type: ignore[arg-type]
 
     def search(
         self, state: Any, limits: Limits | None = None, multipv: bool = False

@@ -69,9 +69,8 @@ from zerosum.games.othello.evaluation import (
     load_weights,
     pattern_instances,
 )
-from zerosum.kernels import jit
+from zerosum.kernels import CompiledEngine, jit
 from zerosum.search.engine import (
-    Engine,
     EngineOptions,
     EngineResult,
     EngineStats,
@@ -1569,7 +1568,7 @@ class _Watch:
             raise SearchStopped("nodes", done)
 
 
-class KernelEngine(Engine):
+class KernelEngine(CompiledEngine[OthelloKernel]):
     """An :class:`~zerosum.search.engine.Engine` for othello whose searches run in the
     compiled kernel (:class:`OthelloKernel`).
 
@@ -1592,7 +1591,7 @@ class KernelEngine(Engine):
     evaluation); ``table_bits`` sizes the kernel's table, made on first use (48 MB by
     default)."""
 
-    __slots__ = ("_interrupted", "_kernel", "_table_bits", "_weights", "selective")
+    __slots__ = ("_interrupted", "_table_bits", "_weights", "selective")
 
     def __init__(
         self,
@@ -1609,26 +1608,13 @@ class KernelEngine(Engine):
         self.selective = selective
         """Whether the midgame iterations of :meth:`search` and :meth:`iterate` cut by
         probability (:data:`PROBCUT_CONFIDENCE`); :meth:`search_window` never does."""
-        self._kernel: OthelloKernel | None = None
         # the depth, score and move of a midgame iteration a limit cut short after its
         # first move, when it found a better one
         self._interrupted: tuple[int, int, int] | None = None
 
-    @property
-    def kernel(self) -> OthelloKernel:
-        """The compiled search and its table, made the first time it is asked for."""
-        if self._kernel is None:
-            self._kernel = OthelloKernel(self._table_bits, self._weights)
-        return self._kernel
-
-    def __repr__(self) -> str:
-        return f"KernelEngine({self.game.info.name!r}, {self.options!r})"
-
-    def reset(self) -> None:
-        """Forget everything learnt: empty both tables."""
-        super().reset()
-        if self._kernel is not None:
-            self._kernel.clear()
+    def make_kernel(self) -> OthelloKernel:
+        """Return the compiled search with its table and the engine's weights."""
+        return OthelloKernel(self._table_bits, self._weights)
 
     # ------------------------------------------------------------------ deepening
 
