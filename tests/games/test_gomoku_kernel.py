@@ -453,7 +453,7 @@ def test_limits_are_honoured() -> None:
     passes, and so does the stop signal."""
     game = Gomoku(15)
     # a quiet middle game: no threat search settles it
-    state = game.parse_state("h7 j10 i7 j7 i8 j9 j8 h8 k9 l10 g5 h6 i9 i10 h10 k7 i6 i5")
+    state = game.parse_state("h7 j10 i7 j7 i8 j9 j8 h8 k9 l10 g5 h6")
     engine = game.compiled_engine()
     assert engine is not None
     engine.search(state, Limits(nodes=2000))  # loaded before anything is timed
