@@ -210,6 +210,23 @@ def test_ffo_20_to_29_solve_exactly_with_every_best_move() -> None:
 
 
 @needs_numba
+@pytest.mark.slow
+def test_ffo_30_to_39_solve_exactly_with_a_best_move() -> None:
+    # the hardest of the suite, 20 to 26 empties: the value and one best move, about 30
+    # CPU seconds in all on the default 48 MB table (bench/README.md, "Othello kernel")
+    from zerosum.games.othello.kernel import KernelEngine
+
+    game = Othello()
+    engine = KernelEngine(game)
+    for number, line, best, moves in ffo(30, 39):
+        engine.reset()
+        state = game.parse_state(line)
+        solution = solve(game, state, engine=engine, best_moves=False)
+        assert solution.score == best, number
+        assert game.format_move(state, solution.best_moves[0]) in moves, number
+
+
+@needs_numba
 def test_solve_through_the_kernel_matches_the_pure_path() -> None:
     game = Othello()
     engine = kernel_engine(game)
