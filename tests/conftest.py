@@ -35,6 +35,26 @@ def _no_opening_books(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ZEROSUM_BOOK", "0")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _compiled_kernels() -> None:
+    """Compile the games' kernels into numba's cache folder once, before any test runs
+    a zerosum subprocess (a Gomocup brain, a GTP engine): on a fresh machine such a
+    process would otherwise spend its first move's time compiling (gomoku's kernel
+    takes some seconds), and a test of reply times would measure the compiler. Without
+    numba (or with ``ZEROSUM_KERNELS=0``) there is nothing to do."""
+    from zerosum import kernels
+    from zerosum.games import registry
+    from zerosum.search.engine import Limits
+
+    if not kernels.enabled():
+        return
+    for name in ("othello", "gomoku"):
+        game = registry.make(name)
+        engine = game.compiled_engine()
+        if engine is not None:
+            engine.search(game.initial_state(), Limits(depth=1))
+
+
 LEAF_VALUES = st.integers(-9, 9)  # a narrow range, so that ties are common
 
 # Uniform trees are kept to at most 1024 leaves: the widest branching for each depth.

@@ -415,9 +415,11 @@ class GomocupBrain:
         self._stones = {}
         self._me = 0
         self._state = game.initial_state()
-        # made now, so that loading (or once per CPU compiling) a compiled kernel is
-        # paid before the first move's clock starts
-        self._engine_for_game()
+        # a search of one node now loads (or, once per CPU, compiles) a compiled
+        # kernel, so that it is paid before the first move's clock starts
+        engine = self._engine_for_game()
+        engine.search(self._state, Limits(nodes=1))
+        engine.reset()
         self._say("OK")
 
     def _game_rule(self) -> str:
