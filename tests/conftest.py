@@ -35,13 +35,14 @@ def _no_opening_books(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ZEROSUM_BOOK", "0")
 
 
-@pytest.fixture(autouse=True, scope="session")
-def _compiled_kernels() -> None:
-    """Compile the games' kernels into numba's cache folder once, before any test runs
-    a zerosum subprocess (a Gomocup brain, a GTP engine): on a fresh machine such a
-    process would otherwise spend its first move's time compiling (gomoku's kernel
-    takes some seconds), and a test of reply times would measure the compiler. Without
-    numba (or with ``ZEROSUM_KERNELS=0``) there is nothing to do."""
+@pytest.fixture(scope="session")
+def compiled_kernels() -> None:
+    """Compile othello's and gomoku's kernels into numba's cache folder once, for the
+    test modules that run zerosum as a subprocess (a Gomocup brain, a GTP or NBoard
+    engine; they use it through ``pytestmark``): on a fresh machine such a process would
+    otherwise spend its first move's time compiling (gomoku's kernel takes some
+    seconds), and a test of reply times would measure the compiler. Without numba (or
+    with ``ZEROSUM_KERNELS=0``) there is nothing to do."""
     from zerosum import kernels
     from zerosum.games import registry
     from zerosum.search.engine import Limits

@@ -14,6 +14,8 @@ from collections.abc import Iterator
 
 import pytest
 
+pytestmark = pytest.mark.usefixtures("compiled_kernels")  # zerosum runs as a subprocess
+
 MOVE = re.compile(r"(\d+),(\d+)")
 TIMEOUT = 20.0
 """Seconds to wait for one reply before the test gives up on the brain."""

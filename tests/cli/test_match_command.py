@@ -31,6 +31,8 @@ from zerosum.cli.match import DEFAULT_BALANCE_DEPTH
 from zerosum.games import registry
 from zerosum.ratings import SprtSettings, elo_estimate
 
+pytestmark = pytest.mark.usefixtures("compiled_kernels")  # zerosum runs as a subprocess
+
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     try:

@@ -27,6 +27,8 @@ from zerosum.protocols.engines import (
 from zerosum.protocols.gomocup import GomocupAgent
 from zerosum.specs import make_agent
 
+pytestmark = pytest.mark.usefixtures("compiled_kernels")  # zerosum runs as a subprocess
+
 FAKE_BRAIN = Path(__file__).with_name("fake_brain.py")
 BRAIN = f"{sys.executable} -m zerosum.cli gomocup --quiet"
 """zerosum's own brain, as a manager would start it."""

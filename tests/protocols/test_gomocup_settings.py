@@ -12,6 +12,8 @@ import pytest
 from zerosum.protocols.gomocup import GomocupBrain
 from zerosum.search.engine import EngineOptions, Limits
 
+pytestmark = pytest.mark.usefixtures("compiled_kernels")  # zerosum runs as a subprocess
+
 OPENING = ("START 15", "INFO timeout_turn 5000", "BOARD", "7,7,2", "8,8,1", "7,8,2", "DONE")
 
 

@@ -24,6 +24,8 @@ from zerosum.protocols.gtp import GtpEngine
 from zerosum.search.engine import Limits
 from zerosum.search.reference import minimax
 
+pytestmark = pytest.mark.usefixtures("compiled_kernels")  # zerosum runs as a subprocess
+
 GAME = tictactoe()
 RESPONSE = re.compile(r"([=?])([0-9]*)(?: (.*))?")
 

@@ -38,6 +38,8 @@ from zerosum.search.engine import Limits
 from zerosum.search.reference import minimax
 from zerosum.specs import make_agent
 
+pytestmark = pytest.mark.usefixtures("compiled_kernels")  # zerosum runs as a subprocess
+
 FAKE_GTP = Path(__file__).with_name("fake_gtp.py")
 ENGINE = f"{sys.executable} -m zerosum.cli gtp"
 """zerosum's own GTP engine, as a controller would start it (the game to add)."""

@@ -17,6 +17,8 @@ from zerosum.games.othello import Othello
 from zerosum.games.othello.rules import PASS, solve_exact
 from zerosum.protocols.nboard import EXACT_EMPTIES, GgfError, NBoardEngine, parse_ggf
 
+pytestmark = pytest.mark.usefixtures("compiled_kernels")  # zerosum runs as a subprocess
+
 GAME = Othello()
 START = "---------------------------O*------*O--------------------------- *"
 # NBoard's own example session (Edax playing black)
