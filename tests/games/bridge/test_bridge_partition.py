@@ -7,6 +7,7 @@ engine's solver drives the search through ``window_value``; and limits stop it."
 
 from __future__ import annotations
 
+import gc
 import random
 
 import pytest
@@ -18,6 +19,7 @@ from zerosum.games.bridge.notation import parse_deal
 from zerosum.games.bridge.rules import (
     NOTRUMP,
     SPADES,
+    SUIT_MASKS,
     equivalent_groups,
     make,
     random_hands,
@@ -25,6 +27,8 @@ from zerosum.games.bridge.rules import (
 from zerosum.games.bridge.search import (
     PartitionSearch,
     _later_tricks,
+    _lead_weights,
+    _leads,
     _second_hand,
     _suits,
     order_groups,
@@ -321,3 +325,49 @@ def test_limits_stop_the_search() -> None:
         search.at_least(make(deal, 0, NOTRUMP), 7, Limits(nodes=5000))
     assert stopped.value.reason == "nodes"
     assert 5000 <= stopped.value.nodes < 5000 + 64
+
+
+def test_a_leader_s_order_sorts_its_weights_with_the_cutting_lead_raised() -> None:
+    # the leads are sorted on one int a lead (the weight, then the place, the group in
+    # the low bits): the order of sorting (weight, place) pairs, the lead that last cut
+    # raised by DDS's bonus, more when it wins the trick
+    for seed in range(300):
+        rng = random.Random(seed)
+        hands = random_hands(rng, 4, rng.randint(2, 13))
+        seat, trump = rng.randrange(4), rng.randrange(5)
+        groups = equivalent_groups(make(hands, seat, trump))
+        killer = 0
+        if rng.random() < 0.7:
+            chosen = rng.choice(groups)
+            killer = chosen & -chosen
+        winner_bonus, other_bonus = (126, 47) if trump == NOTRUMP else (55, 18)
+        ranked = []
+        for mask in SUIT_MASKS:
+            suit_groups = [group for group in groups if group & mask]
+            if suit_groups:
+                for weight, group, wins in _lead_weights(hands, seat, trump, suit_groups):
+                    key = -weight
+                    if group & killer:
+                        key -= winner_bonus if wins else other_bonus
+                    ranked.append((key, len(ranked), group))
+        expected = [group for _, _, group in sorted(ranked)]
+        assert _leads(hands, seat, trump, groups, killer) == expected, seed
+
+
+def test_the_search_pauses_the_cyclic_collector_only_while_it_runs() -> None:
+    deal = random_hands(random.Random(5), 4, 6)
+    search = PartitionSearch(4, NOTRUMP)
+    assert gc.isenabled()
+    search.at_least(make(deal, 0, NOTRUMP), 3)
+    assert gc.isenabled()
+    with pytest.raises(SearchStopped):
+        PartitionSearch(4, NOTRUMP).at_least(
+            make(random_hands(random.Random(3), 4, 13), 0, NOTRUMP), 7, Limits(nodes=500)
+        )
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        search.at_least(make(deal, 1, NOTRUMP), 3)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

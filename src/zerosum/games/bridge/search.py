@@ -42,6 +42,7 @@ tricks already won (:class:`~.solver.DoubleDummySolver` does).
 
 from __future__ import annotations
 
+import gc
 import time
 from bisect import bisect_left
 from collections.abc import Sequence
@@ -163,8 +164,7 @@ def _sure_tricks(records: tuple[tuple[Any, ...], ...], seat: int, trump: int) ->
     # the hands that could ruff a side suit: those holding trumps
     ruffers: Sequence[int] = ()
     if trump != NOTRUMP:
-        trump_lengths = records[trump][4]
-        ruffers = [other for other in range(seats) if trump_lengths[other]]
+        ruffers = records[trump][15]
     total = 0
     relevant = 0
     cashing = [0, 0, 0, 0]
@@ -455,6 +455,17 @@ def _second_hand(
     return False, 0
 
 
+def _singles(held: int) -> list[int]:
+    """The cards of ``held`` one by one, each a card set, the lowest first (the search
+    without groups of equivalent cards)."""
+    singles = []
+    while held:
+        low = held & -held
+        singles.append(low)
+        held ^= low
+    return singles
+
+
 def _cheapest(held: int, mask: int, trumps: int) -> int:
     """The card a hand holding ``held`` plays to a trick led in the suit of ``mask`` when
     it means to win nothing: its lowest card of that suit, else its lowest card outside
@@ -481,24 +492,54 @@ def _leads(
             mask = SUIT_MASKS[SUIT_OF[(group & -group).bit_length() - 1]]
             suits.append([])
         suits[-1].append(group)
-    return _ranked_leads([_lead_weights(hands, seat, trump, one) for one in suits], trump, killer)
+    return _ranked_leads(
+        [_lead_keys(_lead_weights(hands, seat, trump, one), trump) for one in suits], killer
+    )
+
+
+_LEAD_ORDER = 52 + 6
+"""Where a leader's sort key (:func:`_lead_keys`) holds the weight: above the group
+(52 bits) and its place among the leads (the suit and its place in the suit, 6)."""
+
+_LEAD_OFFSET = 1 << 12
+"""Added to a lead's negated weight so that its sort key stays positive."""
+
+
+def _lead_keys(
+    weights: Sequence[tuple[int, int, bool]], trump: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A suit's lead ``weights`` (:func:`_lead_weights`) as sort keys, one int each
+    (the heavier first, then in the order given, the group in the low bits: sorting
+    ints is cheaper than sorting tuples), and the same keys raised as the lead that
+    last cut (DDS's best move: more when it wins the trick)."""
+    winner_bonus, other_bonus = (126, 47) if trump == NOTRUMP else (55, 18)
+    keys = []
+    raised = []
+    for place, (weight, group, wins) in enumerate(weights):
+        suit = SUIT_OF[(group & -group).bit_length() - 1]
+        order = (suit << 4 | place) << 52 | group
+        keys.append((_LEAD_OFFSET - weight) << _LEAD_ORDER | order)
+        bonus = winner_bonus if wins else other_bonus
+        raised.append((_LEAD_OFFSET - weight - bonus) << _LEAD_ORDER | order)
+    return tuple(keys), tuple(raised)
 
 
 def _ranked_leads(
-    weights: Sequence[Sequence[tuple[int, int, bool]]], trump: int, killer: int
+    keys: Sequence[tuple[tuple[int, ...], tuple[int, ...]]], killer: int
 ) -> list[int]:
-    """A leader's groups, the most promising first, from the weights of each suit's
-    (:func:`_lead_weights`); the group holding ``killer`` raised."""
-    ranked: list[tuple[int, int, int]] = []
-    winner_bonus, other_bonus = (126, 47) if trump == NOTRUMP else (55, 18)
-    for suit_weights in weights:
-        for weight, group, wins in suit_weights:
-            key = -weight
-            if group & killer:
-                key -= winner_bonus if wins else other_bonus
-            ranked.append((key, len(ranked), group))
+    """A leader's groups, the most promising first, from the sort keys of each suit's
+    (:func:`_lead_keys`); the group holding ``killer`` raised."""
+    ranked: list[int] = []
+    killer_suit = SUIT_MASKS[SUIT_OF[killer.bit_length() - 1]] if killer else 0
+    for suit_keys, raised in keys:
+        if suit_keys[0] & killer_suit:
+            ranked += [
+                high if key & killer else key for key, high in zip(suit_keys, raised, strict=True)
+            ]
+        else:
+            ranked += suit_keys
     ranked.sort()
-    return [group for _, _, group in ranked]
+    return [key & _CARDS for key in ranked]
 
 
 def _search_leads(
@@ -536,11 +577,13 @@ def _search_leads(
         if lengths[seat]:
             known = record[13]
             suit_key = key if lengths[lho_seat] and lengths[rho_seat] else longer
-            suit_weights = known.get(suit_key)
-            if suit_weights is None:
-                suit_weights = known[suit_key] = _lead_weights(hands, seat, trump, record[11][seat])
-            weights.append(suit_weights)
-    return _ranked_leads(weights, trump, killer)
+            suit_keys = known.get(suit_key)
+            if suit_keys is None:
+                suit_keys = known[suit_key] = _lead_keys(
+                    _lead_weights(hands, seat, trump, record[11][seat]), trump
+                )
+            weights.append(suit_keys)
+    return _ranked_leads(weights, killer)
 
 
 def _lead_weights(
@@ -745,7 +788,7 @@ def _follows(
     led = SUIT_OF[trick[0]]
     if groups[0] & SUIT_MASKS[led]:
         groups = sorted(groups)
-    return _ranked_follows(hands, seat, len(trick), led, trump, groups, best, at)
+    return list(_ranked_follows(hands, seat, len(trick), led, trump, groups, best, at))
 
 
 def _ranked_follows(  # noqa: PLR0917 - the search's hot path calls it positionally
@@ -758,7 +801,7 @@ def _ranked_follows(  # noqa: PLR0917 - the search's hot path calls it positiona
     best: int,
     at: int,
     discards: Sequence[int] = (),
-) -> list[int]:
+) -> Sequence[int]:
     """:func:`_follows` with the trick read by the search: ``count`` cards played, the
     suit ``led``, the card winning it so far ``best`` (the ``at``-th); ``groups`` in
     rising order when they follow suit; a seat void in the suit led may pass the sort
@@ -773,20 +816,16 @@ def _ranked_follows(  # noqa: PLR0917 - the search's hot path calls it positiona
     # ``over_trump`` played on another suit
     over_led = over_trump = -1
     ruffs = False
-    for offset in range(1, seats - count):
-        other = seat + offset
-        if (other ^ seat) & 1:
-            held_there = hands[other % seats]
-            follows = held_there & led_mask
-            if follows:
-                top = follows.bit_length() - 1
-                if top > over_led:  # noqa: PLR1730 - a compare is cheaper than calling max
-                    over_led = top
-            elif held_there & trumps:
-                ruffs = led != trump
-                top = (held_there & trumps).bit_length() - 1
-                if top > over_trump:  # noqa: PLR1730 - a compare is cheaper than calling max
-                    over_trump = top
+    if count < seats - 1:
+        # a follower (never the leader) has one opponent still to play, the next
+        # seat, or none when it plays last (two hands: always last)
+        held_there = hands[(seat + 1) % seats]
+        follows = held_there & led_mask
+        if follows:
+            over_led = follows.bit_length() - 1
+        elif held_there & trumps:
+            ruffs = led != trump
+            over_trump = (held_there & trumps).bit_length() - 1
     hand = hands[seat]
     # partner's card holds the trick whatever the opponents still to play do: play low
     if (count - at) & 1:
@@ -796,24 +835,22 @@ def _ranked_follows(  # noqa: PLR0917 - the search's hot path calls it positiona
     else:
         held = best > over_trump
     second = count == 1 and seats == 4
-    # second to play, with partner last holding a card of the suit led above the card
-    # led and every card of it the third hand holds (and no ruff by the third hand):
-    # partner wins the trick, so play low
-    covered = second and not ruffs and (hands[(seat + 2) % 4] & led_mask) > 1 << max(best, over_led)
     if groups and groups[0] & led_mask:
         # following suit: the ranks below split the groups at a card's rank, so
-        # cutting the rising list up (bisect, in C) is their order
-        if best_suit != led:
-            return list(groups)
+        # cutting the rising list up (bisect, in C) is their order; the groups
+        # themselves (rising) when that is the order, not copied
+        if best_suit != led or held:
+            return groups
         beat = 1 << best
         split = bisect_left(groups, beat)
         losers = groups[:split]
-        if held:
-            return list(groups)
         if ruffs:
-            return list(groups) if second else [*groups[split:], *losers]
-        if covered:
-            return list(groups)
+            return groups if second else [*groups[split:], *losers]
+        # second to play, with partner last holding a card of the suit led above the
+        # card led and every card of it the third hand holds (and no ruff by the
+        # third hand): partner wins the trick, so play low
+        if second and (hands[(seat + 2) % 4] & led_mask) > 1 << max(best, over_led):
+            return groups
         sure = 1 << over_led if over_led > best else beat
         cut = bisect_left(groups, sure, split)
         unsure = groups[split:cut]
@@ -940,6 +977,12 @@ class PartitionSearch:
         leader = (seat - len(trick)) % seats
         self._hands = list(hands)
         self._killers = [0] * 14
+        # the search makes many small tuples and lists and no reference cycles (ints
+        # and containers of ints, freed by their counts): the cyclic collector only
+        # walks its ever larger memory of trick starts again and again (measured, about
+        # a tenth of a solve's time), so it pauses for the search, as it was found
+        collecting = gc.isenabled()
+        gc.disable()
         try:
             if not trick:
                 return self._lead(leader, tricks)[0]
@@ -957,6 +1000,9 @@ class PartitionSearch:
             return found if ours else not found
         except _LimitError as stop:
             raise SearchStopped(stop.reason, self.nodes - start) from None
+        finally:
+            if collecting:
+                gc.enable()
 
     def _arm(self, limits: Limits | None) -> None:
         """Set the limits of the next search."""
@@ -999,7 +1045,14 @@ class PartitionSearch:
         trump = self.trump
         if left == 1 and self.last_trick:
             return self._last(leader)
-        place = self._place_of(hands)
+        # (_place_of inlined: a call fewer at every trick start)
+        if self.seats == 4:
+            held = hands[0] << 156 | hands[1] << 104 | hands[2] << 52 | hands[3]
+        else:
+            held = hands[0] << 52 | hands[1]
+        place = self._places.get(held)
+        if place is None:
+            place = self._new_place(held, hands)
         if self.use_table:
             bucket = self._table.get(place[0] << 2 | leader)
             if bucket is not None:
@@ -1018,12 +1071,17 @@ class PartitionSearch:
         if self.bounds:
             bounds = place[14][leader]
             if bounds is None:
-                bounds = place[14][leader] = (
-                    *_sure_tricks(place[13], leader, trump),
-                    *_later_tricks(place[13], leader, trump),
-                )
+                # the tricks lost are read only when the sure tricks do not settle it
+                # (-1: not read yet), and then remembered too
+                bounds = place[14][leader] = (*_sure_tricks(place[13], leader, trump), -1, 0)
             if bounds[0] >= target:
                 return True, bounds[1]
+            if bounds[2] < 0:
+                bounds = place[14][leader] = (
+                    bounds[0],
+                    bounds[1],
+                    *_later_tricks(place[13], leader, trump),
+                )
             if left - bounds[2] < target:
                 return False, bounds[3]
         found, relevant = self._play(leader, 0, -1, 0, False, target, left, place[13], -1)
@@ -1040,13 +1098,19 @@ class PartitionSearch:
             held = hands[0] << 156 | hands[1] << 104 | hands[2] << 52 | hands[3]
         else:
             held = hands[0] << 52 | hands[1]
-        places = self._places
-        place = places.get(held)
+        place = self._places.get(held)
         if place is None:
-            if len(places) >= _PLACES_KEPT:
-                places.clear()
-                self._codes.clear()
-            place = places[held] = _place(held, hands, self._codes)
+            place = self._new_place(held, hands)
+        return place
+
+    def _new_place(self, held: int, hands: Sequence[int]) -> tuple[Any, ...]:
+        """The trick start ``held`` (every hand in one int), not yet remembered: read
+        (:func:`_place`) and remembered."""
+        places = self._places
+        if len(places) >= _PLACES_KEPT:
+            places.clear()
+            self._codes.clear()
+        place = places[held] = _place(held, hands, self._codes)
         return place
 
     def _last(self, leader: int) -> tuple[bool, int]:
@@ -1083,74 +1147,84 @@ class PartitionSearch:
         trump = self.trump
         seat = (leader + count) % seats
         hand = hands[seat]
-        if count == 1 and self.bounds and seats == 4:
-            # the second hand's side needs left - target + 1 tricks to defeat the target
-            won, relevant = _second_hand(hands, seat, lead, trump, left - target + 1)
-            if won:
-                return False, relevant
-        legal = hand
-        led = -1
-        follow = 0
+        groups: Sequence[int]
+        # (the branches on count come first: a node reads only what its place in the
+        # trick needs, the hot path running some 600 bytecodes a node)
         if count:
             led = SUIT_OF[lead]
+            if count == 1 and seats == 4 and self.bounds:
+                # the second hand's side needs left - target + 1 tricks to defeat it
+                won, relevant = _second_hand(hands, seat, lead, trump, left - target + 1)
+                if won:
+                    return False, relevant
             follow = hand & SUIT_MASKS[led]
-            if follow:
-                legal = follow
-        ordering = self.ordering
-        groups: Sequence[int]
-        if not self.sequences:
-            singles = []
-            rest = legal
-            while rest:
-                low = rest & -rest
-                singles.append(low)
-                rest ^= low
-            groups = singles
-            if ordering and len(groups) > 1:
-                if count:
+            if not self.sequences:
+                groups = _singles(follow or hand)
+                if self.ordering and len(groups) > 1:
                     groups = _ranked_follows(hands, seat, count, led, trump, groups, best, best_at)
-                elif seats == 4:
-                    groups = _leads(hands, seat, trump, groups, self._killers[left])
-                else:
-                    groups = order_groups(hands, seat, (), trump, groups)
-        elif follow:
-            # a seat holds at its turn what it held at the trick's start: its groups
-            # are its record's (rising, as the follower's ordering takes them)
-            groups = records[led][12][seat]
-            if ordering and len(groups) > 1:
-                groups = _ranked_follows(hands, seat, count, led, trump, groups, best, best_at)
-        elif count and ordering:
-            # void in the suit led: its discards' sort keys are its records', its
-            # trumps are ordered by the trick
-            discards: list[int] = []
-            trumps: Sequence[int] = ()
-            for suit, record in enumerate(records):
-                if record[4][seat]:
-                    if suit == trump:
-                        trumps = record[11][seat]
-                    else:
-                        discards += record[14][seat]
-            groups = _ranked_follows(
-                hands, seat, count, led, trump, trumps, best, best_at, discards
-            )
-        elif ordering and seats == 4:
-            groups = _search_leads(hands, seat, trump, records, self._killers[left])
+            elif follow:
+                # a seat holds at its turn what it held at the trick's start: its groups
+                # are its record's (rising, as the follower's ordering takes them)
+                groups = records[led][12][seat]
+                if len(groups) > 1 and self.ordering:
+                    if count != seats - 1:
+                        groups = _ranked_follows(
+                            hands, seat, count, led, trump, groups, best, best_at
+                        )
+                    elif (count - best_at) & 1 and SUIT_OF[best] == led:
+                        # _ranked_follows of the last hand, written out (a third of the
+                        # nodes): an opponent's card of the suit led wins, so the
+                        # cheapest card above it first, then the low ones; else (its
+                        # side's card wins, or a trump) every card rising, as they are
+                        rising: tuple[int, ...] = records[led][12][seat]
+                        split = bisect_left(rising, 1 << best)
+                        groups = rising[split:] + rising[:split]
+            elif self.ordering:
+                # void in the suit led: its discards' sort keys are its records', its
+                # trumps are ordered by the trick
+                discards: list[int] = []
+                trumps: Sequence[int] = ()
+                for suit, record in enumerate(records):
+                    if record[4][seat]:
+                        if suit == trump:
+                            trumps = record[11][seat]
+                        else:
+                            discards += record[14][seat]
+                groups = _ranked_follows(
+                    hands, seat, count, led, trump, trumps, best, best_at, discards
+                )
+            else:
+                r0, r1, r2, r3 = records
+                groups = r0[11][seat] + r1[11][seat] + r2[11][seat] + r3[11][seat]
+            best_suit = SUIT_OF[best]
         else:
-            r0, r1, r2, r3 = records
-            groups = r0[11][seat] + r1[11][seat] + r2[11][seat] + r3[11][seat]
-            if ordering and len(groups) > 1:
-                groups = order_groups(hands, seat, (), trump, groups)
+            if not self.sequences:
+                groups = _singles(hand)
+                if self.ordering and len(groups) > 1:
+                    if seats == 4:
+                        groups = _leads(hands, seat, trump, groups, self._killers[left])
+                    else:
+                        groups = order_groups(hands, seat, (), trump, groups)
+            elif self.ordering and seats == 4:
+                groups = _search_leads(hands, seat, trump, records, self._killers[left])
+            else:
+                r0, r1, r2, r3 = records
+                groups = r0[11][seat] + r1[11][seat] + r2[11][seat] + r3[11][seat]
+                if self.ordering and len(groups) > 1:
+                    groups = order_groups(hands, seat, (), trump, groups)
+            best_suit = -1
         maximizing = (seat ^ leader) & 1 == 0
         last = count == seats - 1
         union = 0
-        best_suit = SUIT_OF[best] if count else -1
-        floors = [0, 0, 0, 0]
+        # the cards no longer worth trying, after DDS's lowest winning rank (below):
+        # one card set rather than a floor a suit, made for each node
+        skip = 0
         for group in groups:
             low = group & -group
+            if low & skip:
+                continue
             played = low.bit_length() - 1
             suit = SUIT_OF[played]
-            if low < floors[suit]:
-                continue
             hands[seat] = hand ^ low
             # the card winning the trick now (_step inlined: it runs for every card)
             if not count:
@@ -1165,11 +1239,10 @@ class PartitionSearch:
             else:
                 new_best, new_at, new_ranked = best, best_at, ranked
             if last:
-                winner = (leader + new_at) % seats
                 if new_at & 1 == 0:
-                    found, relevant = self._lead(winner, target - 1)
+                    found, relevant = self._lead((leader + new_at) % seats, target - 1)
                 else:
-                    found, relevant = self._lead(winner, left - target)
+                    found, relevant = self._lead((leader + new_at) % seats, left - target)
                     found = not found
                 if new_ranked:
                     relevant |= 1 << new_best
@@ -1186,27 +1259,38 @@ class PartitionSearch:
                     target,
                     left,
                     records,
-                    played if not count else lead,
+                    lead if count else played,
                 )
             hands[seat] = hand
-            if group != low:
-                ranks = relevant & SUIT_MASKS[suit]
-                if ranks and group > ranks & -ranks > low:
-                    # the group reaches up among the cards the answer rests on: it
-                    # stays one group only where its lowest card is held alike too
-                    relevant |= low
             if found == maximizing:
+                if group != low:
+                    ranks = relevant & SUIT_MASKS[suit]
+                    if ranks and group > ranks & -ranks > low:
+                        # the group reaches up among the cards the answer rests on:
+                        # it stays one group only where its lowest card is held
+                        # alike too
+                        relevant |= low
                 if not count:
                     self._killers[left] = low
                 return found, relevant
+            mask = SUIT_MASKS[suit]
+            ranks = relevant & mask
+            if ranks:
+                if group != low and group > ranks & -ranks > low:
+                    # (as above)
+                    relevant |= low
+                    ranks |= low
+                # the answer rests on no card of this suit below the lowest of
+                # ``relevant`` in it, nor on the card played when it is lower: any
+                # lower card of the suit would give the same answer (DDS's lowest
+                # winning rank)
+                floor = ranks & -ranks
+                if low < floor:
+                    skip |= floor - 1 & mask
+            else:
+                # it rests on no card of the suit: no other card of it is worth trying
+                skip |= mask
             union |= relevant
-            # the answer rests on no card of this suit below the lowest of ``relevant``
-            # in it, nor on the card played when it is lower: any lower card of the
-            # suit would give the same answer (DDS's lowest winning rank)
-            ranks = relevant & SUIT_MASKS[suit]
-            floor = ranks & -ranks if ranks else 1 << RANKS * (suit + 1)
-            if low < floor and floor > floors[suit]:
-                floors[suit] = floor
         return not maximizing, union
 
     def _store(  # noqa: PLR0917 - called once a searched trick start, with what it found
@@ -1302,21 +1386,27 @@ def _place(held: int, hands: Sequence[int], known: dict[int, tuple[Any, ...]]) -
     number of cards still in play in each suit; then the four suits' records
     (:func:`_suit_part`); then a slot a seat for the bounds with that seat on lead. A
     suit's record is remembered in ``known``."""
-    lengths = 0
-    records = []
-    masks = _HELD_SUITS[len(hands)]
-    for suit in _SUITS:
-        shift = RANKS * suit
-        # the suit's cards of every hand, in their places: the key tells the suit apart
-        key = held & masks[suit]
-        record = known.get(key)
-        if record is None:
-            record = known[key] = _suit_part(tuple(hand >> shift & _SUIT for hand in hands), shift)
-        lengths = lengths << 16 | record[1]
-        records.append(record)
-    r0, r1, r2, r3 = records
+    m0, m1, m2, m3 = _HELD_SUITS[len(hands)]
+    # each suit's cards of every hand, in their places (the key tells the suit apart),
+    # the four suits written out rather than looped over: this runs at most trick starts
+    r0 = known.get(held & m0)
+    if r0 is None:
+        r0 = known[held & m0] = _suit_part(tuple(hand & _SUIT for hand in hands), 0)
+    r1 = known.get(held & m1)
+    if r1 is None:
+        r1 = known[held & m1] = _suit_part(tuple(hand >> RANKS & _SUIT for hand in hands), RANKS)
+    r2 = known.get(held & m2)
+    if r2 is None:
+        r2 = known[held & m2] = _suit_part(
+            tuple(hand >> 2 * RANKS & _SUIT for hand in hands), 2 * RANKS
+        )
+    r3 = known.get(held & m3)
+    if r3 is None:
+        r3 = known[held & m3] = _suit_part(
+            tuple(hand >> 3 * RANKS & _SUIT for hand in hands), 3 * RANKS
+        )
     return (
-        lengths,
+        r0[1] << 48 | r1[1] << 32 | r2[1] << 16 | r3[1],
         r0[0],
         r1[0],
         r2[0],
@@ -1344,9 +1434,10 @@ def _suit_part(holdings: tuple[int, ...], shift: int) -> tuple[Any, ...]:
     are above every card of its opponents (:func:`top_trumps`) and 8 those cards; 9 the
     seat holding the suit's top card (-1 for none) and 10 that card; 11 seat by seat
     its groups of equivalent cards (:func:`~.rules.sequences`, the highest first) and
-    12 the same the lowest first; 13 the weights of its groups as a leader's
-    (:func:`_lead_weights`), remembered by :func:`_search_leads`; 14 seat by seat the
-    sort keys of its groups as discards (:func:`_discard_key`).
+    12 the same the lowest first; 13 the sort keys of its groups as a leader's
+    (:func:`_lead_keys`), remembered by :func:`_search_leads`; 14 seat by seat the
+    sort keys of its groups as discards (:func:`_discard_key`); 15 the seats holding
+    cards of the suit (as trumps, those who could ruff).
     Card sets are in their places (shifted back up)."""
     seats = len(holdings)
     lengths = 0
@@ -1410,6 +1501,7 @@ def _suit_part(holdings: tuple[int, ...], shift: int) -> tuple[Any, ...]:
         tuple(rising),
         {},
         tuple(discards),
+        tuple(seat for seat, count in enumerate(counts) if count),
     )
 
 
