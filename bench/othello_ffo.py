@@ -4,6 +4,8 @@ Run from the project root::
 
     .venv/bin/python bench/othello_ffo.py                      # FFO #20-39, 15M nodes cap each
     .venv/bin/python bench/othello_ffo.py --first 20 --last 25 --nodes 100000000
+    .venv/bin/python bench/othello_ffo.py --first 37 --last 38 --score-only --perfect-guess \
+        --nodes 80000000                                       # no probe wasted
     .venv/bin/python bench/othello_ffo.py --set 1-19           # the easier #1-19
     .venv/bin/python bench/othello_ffo.py --score-only         # one best move, not all
     .venv/bin/python bench/othello_ffo.py --driver engine --cap 60 --handover 14
@@ -69,10 +71,13 @@ class Outcome(NamedTuple):
     nodes: int
 
 
-def by_endgame(game: Othello, state: othello.State, every: bool, nodes: int) -> Outcome:
-    """Solve ``state`` with the game's endgame solver alone, in at most about ``nodes``."""
+def by_endgame(
+    game: Othello, state: othello.State, every: bool, nodes: int, guess: int = 0
+) -> Outcome:
+    """Solve ``state`` with the game's endgame solver alone, in at most about ``nodes``,
+    its first null window at ``guess``."""
     endgame = Endgame()
-    found = endgame.solve_root(state[0], state[1], every=every, budget=nodes)
+    found = endgame.solve_root(state[0], state[1], every=every, guess=guess, budget=nodes)
     moves = {game.format_move(state, move) for move in found.best_moves}
     return Outcome(found.finished, (found.low, found.high), moves, 0, endgame.nodes())
 
@@ -128,6 +133,12 @@ def main() -> None:
     )
     parser.add_argument("--score-only", action="store_true", help="one best move, not all")
     parser.add_argument(
+        "--perfect-guess",
+        action="store_true",
+        help="endgame driver: the first null window at the position's published value, "
+        "to measure the nodes a solve takes when no probe is wasted",
+    )
+    parser.add_argument(
         "--handover",
         type=int,
         default=othello.EXACT_EMPTIES,
@@ -178,7 +189,8 @@ def main() -> None:
         empties = line.split()[0].count("-")
         start = time.process_time()
         if args.driver == "endgame":
-            outcome = by_endgame(game, state, every, args.nodes)
+            guess = best if args.perfect_guess else 0
+            outcome = by_endgame(game, state, every, args.nodes, guess)
         elif compiled is not None:
             outcome = by_kernel(compiled, state, every, args.cap)
         else:
