@@ -227,6 +227,151 @@ def test_vcf_lines_hold_against_every_defence(rule: str) -> None:
     assert found >= 20
 
 
+def assert_vct_holds(
+    game: Gomoku, board: Any, state: GomokuState, plies: int = 40, first: int | None = None
+) -> None:
+    """The kernel's VCT prover claims a win for the side to move at ``state``, and it is
+    one against every defence: its first move (or ``first``) is legal, and after it
+    every reply of the defender either lets the attacker make five, or leaves it an open
+    four (two fives next) while the defender has no five, or leads to a position where
+    the prover again claims a win, checked the same way (at most ``plies`` moves deep)."""
+    assert plies > 0, "the line does not end"
+    attacker = state.mover
+    board.setup(state)
+    line, _ = board.vct(100_000)
+    assert line is not None, game.format_state(state)
+    move = line[0] if first is None else first
+    assert move in game.actions(state)
+    after = game.result(state, move)
+    if after.winner == attacker:
+        return
+    assert after.winner is None
+    for reply in game.actions(after):
+        position = game.result(after, reply)
+        assert position.winner is None, game.format_state(position)
+        if game.five_cells(position, attacker):
+            continue
+        opens = game.open_four_cells(position, attacker)
+        if opens and not game.five_cells(position, 1 - attacker):
+            finish = game.result(position, (opens & -opens).bit_length() - 1)
+            wins = game.five_cells(finish, attacker)
+            assert wins & (wins - 1), game.format_state(finish)
+            assert not game.five_cells(finish, 1 - attacker)
+            continue
+        assert_vct_holds(game, board, position, plies - 2)
+
+
+@needs_numba
+@pytest.mark.parametrize("rule", RULES)
+def test_vct_wins_hold_against_every_defence(rule: str) -> None:
+    """Every victory by threes and fours the kernel's prover claims on random positions
+    is a forced win in the pure game, replayed against every reply of the defender; it
+    finds one in most positions where the pure prover does, and its lines end in five."""
+    from zerosum.games.gomoku_threats import vct
+
+    game = Gomoku(15, rule=rule)
+    board = kernel(game)
+    rng = random.Random(31)
+    checked = agreed = pure_found = 0
+    for _ in range(150):
+        state = random_position(game, rng, 12, 40)
+        board.setup(state)
+        line, spent = board.vct(20_000)
+        assert spent <= 20_001
+        pure = vct(Gomoku(15, rule=rule), state, budget=20_000)
+        pure_found += pure is not None
+        if line is None:
+            continue
+        agreed += pure is not None
+        position = state
+        for move in line:
+            assert move in game.actions(position)
+            position = game.result(position, move)
+        assert position.winner == state.mover
+        if len(line) >= 5 and checked < 12:
+            checked += 1
+            assert_vct_holds(game, board, state)
+    assert checked >= 8
+    assert agreed >= pure_found * 9 // 10
+
+
+@needs_numba
+def test_vct_in_the_search_and_at_the_root() -> None:
+    """With the VCT prover at the root, a position with a victory by threes and fours
+    (and none by fours alone) is answered by a move after which the attacker still
+    wins, scored as a win; with it inside the search a node limit still holds."""
+    from zerosum.games.gomoku_kernel import KernelEngine, Weights
+
+    game = Gomoku(15)
+    weights = Weights()
+    weights.search.update(root_vct=25, search_vct=300)
+    engine = KernelEngine(game, weights=weights)
+    board = kernel(game)
+    rng = random.Random(37)
+    found = 0
+    while found < 4:
+        state = random_position(game, rng, 14, 36)
+        board.setup(state)
+        if board.vcf(20_000)[0] is not None:
+            continue
+        board.setup(state)
+        line, _ = board.vct(4_000)
+        if line is None or len(line) < 5:
+            continue
+        found += 1
+        result = engine.search(state, Limits(nodes=20_000))
+        assert result.stats.nodes <= 20_000
+        assert result.score is not None
+        assert result.score >= WIN_THRESHOLD
+        assert result.best_move == result.pv[0]
+        assert_vct_holds(game, board, state, first=result.best_move)
+    quiet = game.parse_state("h7 j10 i7 j7 i8 j9 j8 h8 k9 l10 g5 h6")
+    for nodes in (3_000, 7_000):
+        assert engine.search(quiet, Limits(nodes=nodes)).stats.nodes <= nodes
+
+
+@needs_numba
+def test_root_moves_left_out_and_the_chosen_move_tested() -> None:
+    """Root moves the kernel is told to leave out are not played while others remain;
+    with ``root_check`` the engine keeps to its node limit, and where the opponent has
+    a VCT after the plain search's move (and other moves exist), it plays another move
+    or scores its position as lost."""
+    from zerosum.games.gomoku_kernel import KernelEngine, Weights
+
+    game = Gomoku(15)
+    state = game.parse_state("h7 j10 i7 j7 i8 j9 j8 h8 k9 l10 g5 h6")
+    engine = KernelEngine(game)
+    first = engine.search(state, Limits(nodes=4_000)).best_move
+    assert first is not None
+    engine.kernel.exclude([first])
+    result = engine._search_once(state, Limits(nodes=4_000))
+    assert result.best_move not in (None, first)
+    engine.kernel.exclude([])
+    weights = Weights()
+    weights.search.update(root_check=25)
+    checked = KernelEngine(game, weights=weights)
+    plain = KernelEngine(game)
+    board = kernel(game)
+    # middle games of matches against Rapfi where the plain search's move lets the
+    # opponent win by threes and fours
+    for moves in (
+        "e11 h8 k10 f5 j11 h7 h9 g8 i8 g7 l9 i12 g10 j7",
+        "j5 j7 e8 k6 l5 i6 l6 i5 k7 j8 i8 h6 l4 l3",
+        "i9 f9 e5 i7 j8 f10 h8 f8 g7 f6 f7 h10 e7 d7 e8 e6 g6 h5 g8",
+    ):
+        position = game.parse_state(moves)
+        checked.reset()
+        plain.reset()
+        result = checked.search(position, Limits(nodes=12_000))
+        assert result.stats.nodes <= 12_000
+        move = plain.search(position, Limits(nodes=9_000)).best_move
+        assert move is not None
+        board.setup(position)
+        board.play(move)
+        assert board.vct(3_000)[0] is not None
+        assert result.best_move not in (None, move)
+
+
 def wins_in_three(game: Gomoku, state: GomokuState) -> bool:
     """Whether the side to move wins within three plies, by brute force: a five now, or
     a move after which the opponent has no five to make and two cells make five."""

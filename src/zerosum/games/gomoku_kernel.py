@@ -36,6 +36,14 @@ categories are the usual ones of the threat-space literature):
   side to move, deepening one four at a time so that the line found has the fewest
   fours; positions proven to have none within a number of fours are kept in a table of
   their own from one call to the next.
+* **VCT prover.** :meth:`GomokuKernel.vct` proves a victory by continuous threats (threes
+  and fours; every answer of the defender to a three searched), deepening one threat at
+  a time, with a failure table of its own. The engine can run it at the root after the
+  VCF prover (``root_vct``), at the main search's nodes near the root (``search_vct``)
+  and on the move the search chose (``root_check``: when the opponent wins by threats
+  after it, the root is searched again without it), its positions counted as nodes; all
+  three are off by default (at equal node budgets they scored lower against Rapfi,
+  bench/README.md).
 
 Every search keeps its own stack of frames rather than calling itself: numba cannot load
 a self-recursive function from its cache (numba issue 6061).
@@ -50,12 +58,13 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Generator
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
-from zerosum.game import WIN
+from zerosum.game import WIN, WIN_THRESHOLD
 from zerosum.games.bitboards import bit_indices
 from zerosum.kernels import CompiledEngine, jit
 from zerosum.search.engine import (
@@ -233,6 +242,11 @@ def _default_search() -> dict[str, int]:
         "lmr_lists": 1,  # reduce among the answers to a three, not only in full lists
         "defence_extension": 4,  # up to this many answers to a three cost no depth
         "partial_root": 1,  # a stopped iteration's better first move is played
+        "root_vct": 0,  # percent of a node limit the root's VCT prover may spend (0: off)
+        "search_vct": 0,  # positions a VCT may visit at a node of the main search (0: off)
+        "search_vct_ply": 2,  # ... at nodes at most this many plies from the root
+        "search_vct_threats": 4,  # ... for a win within this many threats
+        "root_check": 0,  # percent of a node limit kept to test the chosen move (0: off)
     }
 
 
@@ -849,6 +863,9 @@ _P_TRIVIAL_DEPTH = _PLACE["trivial_depth"]
 _P_LMR_IMPORTANT = _PLACE["lmr_important"]
 _P_LMR_LISTS = _PLACE["lmr_lists"]
 _P_DEFENCE_EXTENSION = _PLACE["defence_extension"]
+_P_SEARCH_VCT = _PLACE["search_vct"]
+_P_SEARCH_VCT_PLY = _PLACE["search_vct_ply"]
+_P_SEARCH_VCT_THREATS = _PLACE["search_vct_threats"]
 _P_MOVE_COUNTS = 32
 """Where the parameter array holds, per depth, how many moves an improving node may
 search before move-count pruning (a node not improving: half as many)."""
@@ -1259,6 +1276,8 @@ def _run(  # noqa: PLR0917 - numba takes its arguments by position
     marks: _Array,
     sregs: _Array,
     budget: int,
+    vct_tables: tuple[_Array, _Array, _Array, _Array],
+    excluded: _Array,
 ) -> bool:
     """Run the search set up by :func:`_start` for up to ``budget`` more nodes: ``True``
     once it is over (the root's value in ``sregs[_S_RET]``), ``False`` when the budget
@@ -1416,6 +1435,52 @@ def _run(  # noqa: PLR0917 - numba takes its arguments by position
                 mode = _NEXT
                 continue
             # the main search
+            if (
+                params[_P_SEARCH_VCT]
+                and 0 < sp <= params[_P_SEARCH_VCT_PLY]
+                and depth >= 2
+                and counts[them + FIVE] == 0
+                and counts[them + OPEN_FOUR] == 0
+            ):
+                # a victory by threes and fours near the root, which the search's depth
+                # may not reach: its positions count as nodes (within the budget left).
+                # Once per position: a win found is kept in the table at any depth, and
+                # an attempt that found none is marked in the VCT's failure table (its
+                # own tag), so that deeper iterations do not pay for it again
+                tried_key = key ^ _TRIED_KEY
+                tried_slot = 2 * (tried_key & ((vct_tables[0].size >> 1) - 1))
+                spend = min(params[_P_SEARCH_VCT], limit - nodes)
+                if vct_tables[0][tried_slot] == tried_key:
+                    spend = 0
+                else:
+                    vct_tables[0][tried_slot] = tried_key
+                    vct_tables[0][tried_slot + 1] = 0
+                found_vct = 0
+                length = 0
+                most = 1
+                while spend > 0 and most <= params[_P_SEARCH_VCT_THREATS]:
+                    found_vct, length, used = _vct(
+                        geo,
+                        tables,
+                        position,
+                        vct_tables[0],
+                        vct_tables[1],
+                        vct_tables[2],
+                        marks,
+                        vct_tables[3],
+                        spend,
+                        most,
+                    )
+                    nodes += min(used, spend)
+                    spend -= used
+                    if found_vct != 0:
+                        break
+                    most += 1
+                if found_vct == 1:
+                    ret = MATE - sp - length
+                    # a proven win holds at every depth: stored as deep as can be
+                    _store(table, key, generation, _to_table(ret, sp), _LOWER, MAX_DEPTH - 1, -1)
+                    continue
             static = _evaluate(position, params)
             frame[_F_EVAL] = static
             improving = 1 if sp >= 2 and static > stack[sp - 2, _F_EVAL] else 0
@@ -1444,6 +1509,20 @@ def _run(  # noqa: PLR0917 - numba takes its arguments by position
             n, kind_of_list = _generate(
                 geo, tables, position, lists[sp], marks, sp == 0, params[_P_THREAT_MOVES] != 0
             )
+            if sp == 0 and excluded[0] > 0:
+                # root moves refuted by a threat search: left out while others remain
+                kept = 0
+                for k in range(n):
+                    q = lists[0, k]
+                    out = False
+                    for e in range(1, excluded[0] + 1):
+                        if excluded[e] == q:
+                            out = True
+                    if not out:
+                        lists[0, kept] = q
+                        kept += 1
+                if kept > 0:
+                    n = kept
             if n == 0:
                 # an open three (or a double four) nothing stops, and no four to play
                 ret = sp + 4 - MATE
@@ -1872,6 +1951,210 @@ def _vcf(  # noqa: PLR0917 - numba takes its arguments by position
     return result, length, nodes
 
 
+# ---------------------------------------------------------------- the VCT prover
+
+# a level's fields: the moves, the next, the threats left, whether the attacker moves
+_T_COUNT, _T_NEXT, _T_DEPTH, _T_ATTACK, _T_KEY = range(5)
+_T_FIELDS = 8
+
+VCT_THREATS = 8
+"""The most threats (threes and fours) of the attacker in one line of the VCT prover."""
+
+_VCT_LEVELS = 4 * VCT_THREATS + 8
+"""The deepest ply of a VCT line (each threat and each forced block is one attacker
+move and one answer); a line that would go further is not proven."""
+
+_TRIED_KEY = 0x1B873593_CC9E2D51
+"""XORed into a key in the VCT's failure table to mark a position of the main search
+where a VCT was tried (its stored depth 0 never refutes an attacker's node)."""
+
+_MAX_EXCLUDED = 6
+"""The most root moves a search may be told to leave out."""
+
+_DEFENDER_KEY = 0x2545F491_4F6CDD1D
+"""XORed into a key in the VCT's failure table when the defender is to move there (the
+same position with the same side to move is an attacker's node in another search)."""
+
+
+@jit
+def _vct(  # noqa: PLR0917 - numba takes its arguments by position
+    geo: _Array,
+    tables: Any,
+    position: Any,
+    failed: _Array,
+    levels: _Array,
+    lists: _Array,
+    marks: _Array,
+    line: _Array,
+    budget: int,
+    threats: int,
+) -> tuple[int, int, int]:
+    """Look for a victory by continuous threats (threes and fours) of at most
+    ``threats`` threats for the side to move: (1 found, 0 none, -1 the ``budget`` of
+    positions ran out; the line's length in ``line``; the positions visited).
+
+    An AND/OR search. The attacker plays its fours and threes (a cell of pattern three
+    or better: after it the attacker has an open four to make), or, facing a five, its
+    one block (costing no threat). The defender answers a four by its block; a three by
+    every cell after which the attacker has no open four to make and by every four of
+    its own (:func:`_defences`): any other reply makes no five for the defender (it had
+    none, or the attacker's move blocked it, and the reply made no four), so the open
+    four and then five follow; nothing else is a threat, and a position where the
+    attacker threatens nothing is not won. A line is claimed only when every answer
+    loses; the line returned is the last one searched (a legal line ending in five).
+    Positions proven not won within some number of threats go to ``failed``."""
+    board = position[_BOARD]
+    cell4 = position[_CELL4]
+    score = position[_SCORE]
+    counts = position[_COUNTS]
+    regs = position[_REGS]
+    padded = geo[_G_PADDED]
+    attacker = regs[_R_SIDE]
+    defender = 1 - attacker
+    me = attacker * _P4
+    them = defender * _P4
+    mask = (failed.size >> 1) - 1
+    nodes = 0
+    level = 0
+    length = 0
+    levels[0, _T_DEPTH] = threats
+    entering = True
+    won = False  # the value of the level just left, for the attacker
+    while True:
+        row = levels[level]
+        if entering:
+            entering = False
+            nodes += 1
+            if nodes > budget:
+                # unwind and give up
+                for _ in range(level):
+                    _unmake(geo, tables, position)
+                return -1, 0, nodes
+            depth = row[_T_DEPTH]
+            attacking = regs[_R_SIDE] == attacker
+            row[_T_ATTACK] = attacking
+            key = regs[_R_KEY] if attacking else regs[_R_KEY] ^ _DEFENDER_KEY
+            row[_T_KEY] = key
+            n = 0
+            decided = 0  # 1: won for the attacker, -1: not won, 0: search the moves
+            if attacking:
+                if counts[me + FIVE]:
+                    line[level] = _five_cell(geo, position, attacker)
+                    length = level + 1
+                    decided = 1
+                elif counts[them + FIVE] >= 2 or level >= _VCT_LEVELS - 2:
+                    decided = -1
+                elif counts[them + FIVE]:
+                    lists[level, 0] = _five_cell(geo, position, defender)
+                    n = 1
+                elif depth <= 0 or (
+                    failed[2 * (key & mask)] == key and failed[2 * (key & mask) + 1] >= depth
+                ):
+                    decided = -1
+                else:
+                    open_four = -1
+                    # with one threat left only a four can still win (a three needs the
+                    # open four after it)
+                    lowest = FOUR if depth == 1 else THREE
+                    for y in range(regs[_R_Y0], regs[_R_Y1] + 1):
+                        for x in range(regs[_R_X0], regs[_R_X1] + 1):
+                            q = y * padded + x
+                            if board[q] == 0 and cell4[2 * q + attacker] >= lowest:
+                                if cell4[2 * q + attacker] == OPEN_FOUR:
+                                    open_four = q
+                                # by ordering score, best first (insertion: lists are short)
+                                at = n
+                                while (
+                                    at > 0
+                                    and score[2 * lists[level, at - 1] + attacker]
+                                    < score[2 * q + attacker]
+                                ):
+                                    lists[level, at] = lists[level, at - 1]
+                                    at -= 1
+                                lists[level, at] = q
+                                n += 1
+                    if open_four >= 0:
+                        lists[level, 0] = open_four  # it wins in three
+                        n = 1
+                    if n == 0:
+                        decided = -1
+            elif counts[them + FIVE]:
+                decided = -1  # the defender makes five
+            elif counts[me + FIVE]:
+                # the block (of one of two fives: the attacker makes the other)
+                lists[level, 0] = _five_cell(geo, position, attacker)
+                n = 1
+            elif counts[me + OPEN_FOUR] == 0 or level >= _VCT_LEVELS - 2:
+                decided = -1  # no threat: the defender has a free move
+            elif failed[2 * (key & mask)] == key and failed[2 * (key & mask) + 1] >= depth:
+                decided = -1
+            else:
+                for y in range(regs[_R_Y0], regs[_R_Y1] + 1):
+                    for x in range(regs[_R_X0], regs[_R_X1] + 1):
+                        q = y * padded + x
+                        if board[q] == 0 and cell4[2 * q + defender] >= FOUR:
+                            lists[level, n] = q
+                            n += 1
+                n = _defences(geo, tables, position, lists[level], n, marks, OPEN_FOUR)
+                if n == 0:
+                    # nothing stops the open four: any reply loses; search one that
+                    # takes an open-four cell, so that the line goes on to the five
+                    for y in range(regs[_R_Y0], regs[_R_Y1] + 1):
+                        for x in range(regs[_R_X0], regs[_R_X1] + 1):
+                            q = y * padded + x
+                            if n == 0 and board[q] == 0 and cell4[2 * q + attacker] >= OPEN_FOUR:
+                                lists[level, 0] = q
+                                n = 1
+            if decided != 0:
+                won = decided > 0
+                if level == 0:
+                    break
+                level -= 1
+                _unmake(geo, tables, position)
+                continue
+            row[_T_COUNT] = n
+            row[_T_NEXT] = 0
+        else:
+            # a child returned ``won``
+            attacking = row[_T_ATTACK] != 0
+            if won == attacking:
+                # the attacker found a win, or the defender's answer held: this level is
+                # decided the same way, whatever its other moves
+                if not won:
+                    slot = 2 * (row[_T_KEY] & mask)
+                    failed[slot] = row[_T_KEY]
+                    failed[slot + 1] = row[_T_DEPTH]
+                if level == 0:
+                    break
+                level -= 1
+                _unmake(geo, tables, position)
+                continue
+        if row[_T_NEXT] == row[_T_COUNT]:
+            # every move failed (the attacker's) or lost (the defender's)
+            attacking = row[_T_ATTACK] != 0
+            won = not attacking
+            if not won:
+                slot = 2 * (row[_T_KEY] & mask)
+                failed[slot] = row[_T_KEY]
+                failed[slot + 1] = row[_T_DEPTH]
+            if level == 0:
+                break
+            level -= 1
+            _unmake(geo, tables, position)
+            continue
+        move = lists[level, row[_T_NEXT]]
+        row[_T_NEXT] += 1
+        line[level] = move
+        # a threat costs one, a forced block and every answer nothing
+        forced = row[_T_ATTACK] != 0 and counts[them + FIVE] > 0
+        next_depth = row[_T_DEPTH] - (1 if row[_T_ATTACK] != 0 and not forced else 0)
+        _make(geo, tables, position, move)
+        level += 1
+        levels[level, _T_DEPTH] = next_depth
+        entering = True
+    return (1 if won else 0), (length if won else 0), nodes
+
+
 # ---------------------------------------------------------------- the Python side
 
 _LINE_TABLES: dict[tuple[int, bool], npt.NDArray[np.uint8]] = {}
@@ -1978,6 +2261,11 @@ class GomokuKernel:
         self._levels = np.zeros((VCF_FOURS + 2, _V_FIELDS), np.int64)
         self._vcf_lists = np.zeros((VCF_FOURS + 2, _MAX_MOVES), np.int64)
         self._line = np.zeros(2 * VCF_FOURS + 4, np.int64)
+        self._vct_failed = np.zeros(2 << 16, np.int64)
+        self._vct_levels = np.zeros((_VCT_LEVELS + 2, _T_FIELDS), np.int64)
+        self._vct_lists = np.zeros((_VCT_LEVELS + 2, _MAX_MOVES), np.int64)
+        self._vct_line = np.zeros(_VCT_LEVELS + 2, np.int64)
+        self._excluded = np.zeros(_MAX_EXCLUDED + 1, np.int64)
 
     # ------------------------------------------------------------ cells
 
@@ -2121,6 +2409,7 @@ class GomokuKernel:
         """Forget everything learnt: the tables, the history, the killers."""
         self._table.fill(0)
         self._failed.fill(0)
+        self._vct_failed.fill(0)
         self._history.fill(0)
         self._killers.fill(-1)
         self.new_search()
@@ -2153,6 +2442,8 @@ class GomokuKernel:
                 self._marks,
                 self._sregs,
                 budget,
+                (self._vct_failed, self._vct_levels, self._vct_lists, self._vct_line),
+                self._excluded,
             )
         )
 
@@ -2209,6 +2500,42 @@ class GomokuKernel:
                 break
         return None, spent
 
+    def exclude(self, actions: list[int]) -> None:
+        """Leave the game's cells ``actions`` (at most :data:`_MAX_EXCLUDED`) out of the
+        root's moves in the searches that follow, while any other move remains; an empty
+        list puts every move back."""
+        chosen = actions[:_MAX_EXCLUDED]
+        self._excluded[0] = len(chosen)
+        for index, action in enumerate(chosen):
+            self._excluded[1 + index] = self.cell(action)
+
+    def vct(self, budget: int = 20_000, threats: int = VCT_THREATS) -> tuple[list[int] | None, int]:
+        """A victory by continuous threats (threes and fours) for the side to move with
+        the fewest threats (at most ``threats``), deepening one threat at a time within
+        ``budget`` positions: (a line, both sides' moves, the last making five, or
+        ``None``; the positions visited). The line is one of the proof's: every answer
+        of the defender to each threat was searched and loses."""
+        spent = 0
+        for most in range(1, min(threats, VCT_THREATS) + 1):
+            found, length, nodes = _vct(
+                self._geo,
+                self._tables,
+                self._position,
+                self._vct_failed,
+                self._vct_levels,
+                self._vct_lists,
+                self._marks,
+                self._vct_line,
+                budget - spent,
+                most,
+            )
+            spent += nodes
+            if found == 1:
+                return [self.action(int(cell)) for cell in self._vct_line[:length]], spent
+            if found < 0:
+                break
+        return None, spent
+
 
 CHUNK_NODES = 2048
 """The nodes a kernel search runs between two looks at its limits (a few milliseconds)."""
@@ -2218,6 +2545,9 @@ ROOT_VCF_BUDGET = 20_000
 limit caps it at a quarter of the limit, the positions counting as nodes."""
 
 MAX_DEPTH = 64
+
+ROOT_VCT_CHECK = 3_000
+"""Positions the VCT prover may visit to test a chosen root move (``root_check``)."""
 """The deepest iteration (the quiescence goes further)."""
 
 _ASPIRATION = 24
@@ -2282,10 +2612,62 @@ class KernelEngine(CompiledEngine[GomokuKernel]):
         (see :meth:`Engine.search <zerosum.search.engine.Engine.search>`)."""
         if multipv:
             return super().search(state, limits, multipv)
-        partial: list[tuple[int, int]] = []
-        iterations = self._deepen_in_kernel(
-            state, limits if limits is not None else Limits(), partial
+        limits = limits if limits is not None else Limits()
+        share = self._weights_value("root_check")
+        if share > 0 and limits.nodes is not None and limits.time is None:
+            return self._checked_search(state, limits, share)
+        self.kernel.exclude([])
+        return self._search_once(state, limits)
+
+    def _checked_search(self, state: GomokuState, limits: Limits, share: int) -> EngineResult:
+        """Search with ``share`` percent of the node limit kept back, then test the move
+        found: when the opponent has a victory by threes and fours after it (the VCT
+        prover, its positions counted as nodes), search again without it, up to a few
+        times while nodes remain (the table kept, so the new search is quick). A move
+        that wins or is already scored as a loss is not tested."""
+        assert limits.nodes is not None
+        total = limits.nodes
+        kernel = self.kernel
+        excluded: list[int] = []
+        kernel.exclude(excluded)
+        first = self._search_once(
+            state, replace(limits, nodes=max(1, total - total * share // 100))
         )
+        used = first.stats.nodes
+        result = first
+        while (
+            result.best_move is not None
+            and result.score is not None
+            and abs(result.score) < WIN_THRESHOLD
+            and len(excluded) < _MAX_EXCLUDED
+        ):
+            budget = min((total - used) // 2, ROOT_VCT_CHECK)
+            if budget <= 0:
+                break
+            kernel.setup(state)
+            kernel.play(result.best_move)
+            line, spent = kernel.vct(budget)
+            used += spent
+            if line is None:
+                break
+            # the opponent wins after this move: the search again without it
+            excluded.append(result.best_move)
+            kernel.exclude(excluded)
+            left = total - used
+            if left <= 0:
+                break
+            again = self._search_once(state, replace(limits, nodes=left))
+            used += again.stats.nodes
+            if again.best_move is None or again.best_move in excluded:
+                break
+            result = again
+        kernel.exclude([])
+        return replace(result, stats=replace(result.stats, nodes=used))
+
+    def _search_once(self, state: GomokuState, limits: Limits) -> EngineResult:
+        """One deepening under ``limits``: the last completed iteration's result."""
+        partial: list[tuple[int, int]] = []
+        iterations = self._deepen_in_kernel(state, limits, partial)
         last: Report | None = None
         while True:
             try:
@@ -2373,6 +2755,16 @@ class KernelEngine(CompiledEngine[GomokuKernel]):
             if node_limit is not None:
                 budget = max(1, min(budget, node_limit // 4))
             line, spent = kernel.vcf(budget)
+            share = self._weights_value("root_vct")
+            if line is None and share > 0:
+                # a victory by threes and fours, proven against every answer, is played
+                # as it is: the main search may not see that far at this budget
+                budget = ROOT_VCF_BUDGET
+                if node_limit is not None:
+                    budget = min(budget, node_limit * share // 100)
+                if budget > 0:
+                    line, used = kernel.vct(budget)
+                    spent += used
             if line is not None:
                 elapsed = time.perf_counter() - start
                 yield Report(
