@@ -1822,6 +1822,38 @@ VCF_FOURS = 16
 
 
 @jit
+def _threat_cells(geo: _Array, position: Any, attacker: int, lowest: int, cells: _Array) -> int:
+    """Fill ``cells`` with the empty cells where ``attacker`` makes a threat of at least
+    ``lowest`` (a :data:`FOUR`, or a :data:`THREE` too), best first by the ordering
+    score, and return how many; a cell that makes an open four alone, since it wins in
+    three."""
+    board = position[_BOARD]
+    cell4 = position[_CELL4]
+    score = position[_SCORE]
+    regs = position[_REGS]
+    padded = geo[_G_PADDED]
+    n = 0
+    open_four = -1
+    for y in range(regs[_R_Y0], regs[_R_Y1] + 1):
+        for x in range(regs[_R_X0], regs[_R_X1] + 1):
+            q = y * padded + x
+            if board[q] == 0 and cell4[2 * q + attacker] >= lowest:
+                if cell4[2 * q + attacker] == OPEN_FOUR:
+                    open_four = q
+                # insertion: the lists are short
+                at = n
+                while at > 0 and score[2 * cells[at - 1] + attacker] < score[2 * q + attacker]:
+                    cells[at] = cells[at - 1]
+                    at -= 1
+                cells[at] = q
+                n += 1
+    if open_four >= 0:
+        cells[0] = open_four
+        return 1
+    return n
+
+
+@jit
 def _failed_depth(failed: _Array, key: int) -> int:
     """How many fours the table says do not win from ``key`` (0: nothing known)."""
     slot = key & ((failed.size >> 1) - 1)
@@ -1848,12 +1880,9 @@ def _vcf(  # noqa: PLR0917 - numba takes its arguments by position
     has no five of its own when the attacker fours, or the attacker's four must block
     it); two fives at once, or a five to make, end the line. Positions proven to have
     no such win within some number of fours go to ``failed`` (by key)."""
-    board = position[_BOARD]
     cell4 = position[_CELL4]
-    score = position[_SCORE]
     counts = position[_COUNTS]
     regs = position[_REGS]
-    padded = geo[_G_PADDED]
     attacker = regs[_R_SIDE]
     me = attacker * _P4
     them = (1 - attacker) * _P4
@@ -1886,29 +1915,9 @@ def _vcf(  # noqa: PLR0917 - numba takes its arguments by position
                         lists[level, 0] = threat
                         n = 1
                 else:
-                    open_four = -1
-                    for y in range(regs[_R_Y0], regs[_R_Y1] + 1):
-                        for x in range(regs[_R_X0], regs[_R_X1] + 1):
-                            q = y * padded + x
-                            if board[q] == 0 and cell4[2 * q + attacker] >= FOUR:
-                                if cell4[2 * q + attacker] == OPEN_FOUR:
-                                    open_four = q
-                                # by ordering score, best first (insertion: lists are short)
-                                at = n
-                                while (
-                                    at > 0
-                                    and score[2 * lists[level, at - 1] + attacker]
-                                    < score[2 * q + attacker]
-                                ):
-                                    lists[level, at] = lists[level, at - 1]
-                                    at -= 1
-                                lists[level, at] = q
-                                n += 1
-                    if open_four >= 0:
-                        # it wins in three: the fours before it in the order would only
-                        # lengthen the line
-                        lists[level, 0] = open_four
-                        n = 1
+                    # an open four wins in three: the fours before it in the order would
+                    # only lengthen the line
+                    n = _threat_cells(geo, position, attacker, FOUR, lists[level])
             row[_V_COUNT] = n
             row[_V_NEXT] = 0
         if row[_V_NEXT] == row[_V_COUNT]:
@@ -2005,7 +2014,6 @@ def _vct(  # noqa: PLR0917 - numba takes its arguments by position
     Positions proven not won within some number of threats go to ``failed``."""
     board = position[_BOARD]
     cell4 = position[_CELL4]
-    score = position[_SCORE]
     counts = position[_COUNTS]
     regs = position[_REGS]
     padded = geo[_G_PADDED]
@@ -2052,30 +2060,10 @@ def _vct(  # noqa: PLR0917 - numba takes its arguments by position
                 ):
                     decided = -1
                 else:
-                    open_four = -1
                     # with one threat left only a four can still win (a three needs the
                     # open four after it)
                     lowest = FOUR if depth == 1 else THREE
-                    for y in range(regs[_R_Y0], regs[_R_Y1] + 1):
-                        for x in range(regs[_R_X0], regs[_R_X1] + 1):
-                            q = y * padded + x
-                            if board[q] == 0 and cell4[2 * q + attacker] >= lowest:
-                                if cell4[2 * q + attacker] == OPEN_FOUR:
-                                    open_four = q
-                                # by ordering score, best first (insertion: lists are short)
-                                at = n
-                                while (
-                                    at > 0
-                                    and score[2 * lists[level, at - 1] + attacker]
-                                    < score[2 * q + attacker]
-                                ):
-                                    lists[level, at] = lists[level, at - 1]
-                                    at -= 1
-                                lists[level, at] = q
-                                n += 1
-                    if open_four >= 0:
-                        lists[level, 0] = open_four  # it wins in three
-                        n = 1
+                    n = _threat_cells(geo, position, attacker, lowest, lists[level])
                     if n == 0:
                         decided = -1
             elif counts[them + FIVE]:
