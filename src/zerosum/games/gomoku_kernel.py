@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -1468,10 +1468,10 @@ def _run(  # noqa: PLR0917 - numba takes its arguments by position
                         vct_tables[2],
                         marks,
                         vct_tables[3],
-                        spend,
+                        spend - 1,  # it visits one more: the position that finds it spent
                         most,
                     )
-                    nodes += min(used, spend)
+                    nodes += used
                     spend -= used
                     if found_vct != 0:
                         break
@@ -2468,9 +2468,8 @@ class GomokuKernel:
         most ``fours``), deepening one four at a time within ``budget`` positions: (the
         line, both sides' moves, the last making five, or ``None``; the positions
         visited)."""
-        spent = 0
-        for most in range(1, fours + 1):
-            found, length, nodes = _vcf(
+        return self._deepen(
+            lambda left, most: _vcf(
                 self._geo,
                 self._tables,
                 self._position,
@@ -2478,15 +2477,13 @@ class GomokuKernel:
                 self._levels,
                 self._vcf_lists,
                 self._line,
-                budget - spent,
+                left,
                 most,
-            )
-            spent += nodes
-            if found == 1:
-                return [self.action(int(cell)) for cell in self._line[:length]], spent
-            if found < 0:
-                break
-        return None, spent
+            ),
+            self._line,
+            budget,
+            fours,
+        )
 
     def exclude(self, actions: list[int]) -> None:
         """Leave the game's cells ``actions`` (at most :data:`_MAX_EXCLUDED`) out of the
@@ -2503,9 +2500,8 @@ class GomokuKernel:
         ``budget`` positions: (a line, both sides' moves, the last making five, or
         ``None``; the positions visited). The line is one of the proof's: every answer
         of the defender to each threat was searched and loses."""
-        spent = 0
-        for most in range(1, min(threats, VCT_THREATS) + 1):
-            found, length, nodes = _vct(
+        return self._deepen(
+            lambda left, most: _vct(
                 self._geo,
                 self._tables,
                 self._position,
@@ -2514,12 +2510,31 @@ class GomokuKernel:
                 self._vct_lists,
                 self._marks,
                 self._vct_line,
-                budget - spent,
+                left,
                 most,
-            )
+            ),
+            self._vct_line,
+            budget,
+            min(threats, VCT_THREATS),
+        )
+
+    def _deepen(
+        self,
+        prove: Callable[[int, int], tuple[int, int, int]],
+        line: _Array,
+        budget: int,
+        most: int,
+    ) -> tuple[list[int] | None, int]:
+        """Run a threat prover (``prove(budget left, most threats)``: found 1, none 0,
+        out of budget -1; the line's length; the positions visited) for 1, 2, ... up to
+        ``most`` threats, so that the win found is the shortest: (the line it leaves in
+        ``line`` as the game's moves, or ``None``; the positions visited in all)."""
+        spent = 0
+        for threats in range(1, most + 1):
+            found, length, nodes = prove(budget - spent, threats)
             spent += nodes
             if found == 1:
-                return [self.action(int(cell)) for cell in self._vct_line[:length]], spent
+                return [self.action(int(cell)) for cell in line[:length]], spent
             if found < 0:
                 break
         return None, spent
@@ -2533,10 +2548,10 @@ ROOT_VCF_BUDGET = 20_000
 limit caps it at a quarter of the limit, the positions counting as nodes."""
 
 MAX_DEPTH = 64
+"""The deepest iteration (the quiescence goes further)."""
 
 ROOT_VCT_CHECK = 3_000
 """Positions the VCT prover may visit to test a chosen root move (``root_check``)."""
-"""The deepest iteration (the quiescence goes further)."""
 
 _ASPIRATION = 24
 """The first half-width of the window around the previous iteration's value."""
