@@ -1045,14 +1045,7 @@ class PartitionSearch:
         trump = self.trump
         if left == 1 and self.last_trick:
             return self._last(leader)
-        # (_place_of inlined: a call fewer at every trick start)
-        if self.seats == 4:
-            held = hands[0] << 156 | hands[1] << 104 | hands[2] << 52 | hands[3]
-        else:
-            held = hands[0] << 52 | hands[1]
-        place = self._places.get(held)
-        if place is None:
-            place = self._new_place(held, hands)
+        place = self._place_of(hands)
         if self.use_table:
             bucket = self._table.get(place[0] << 2 | leader)
             if bucket is not None:
@@ -1098,19 +1091,13 @@ class PartitionSearch:
             held = hands[0] << 156 | hands[1] << 104 | hands[2] << 52 | hands[3]
         else:
             held = hands[0] << 52 | hands[1]
-        place = self._places.get(held)
-        if place is None:
-            place = self._new_place(held, hands)
-        return place
-
-    def _new_place(self, held: int, hands: Sequence[int]) -> tuple[Any, ...]:
-        """The trick start ``held`` (every hand in one int), not yet remembered: read
-        (:func:`_place`) and remembered."""
         places = self._places
-        if len(places) >= _PLACES_KEPT:
-            places.clear()
-            self._codes.clear()
-        place = places[held] = _place(held, hands, self._codes)
+        place = places.get(held)
+        if place is None:
+            if len(places) >= _PLACES_KEPT:
+                places.clear()
+                self._codes.clear()
+            place = places[held] = _place(held, hands, self._codes)
         return place
 
     def _last(self, leader: int) -> tuple[bool, int]:
