@@ -56,7 +56,6 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import numpy.typing as npt
-from llvmlite import ir  # type: ignore[import-untyped]
 from numba import types
 from numba.extending import intrinsic
 
@@ -69,6 +68,9 @@ from zerosum.games.othello.evaluation import (
     load_weights,
     pattern_instances,
 )
+from zerosum.kernel_bits import highest as _highest
+from zerosum.kernel_bits import lowest as _lowest
+from zerosum.kernel_bits import popcount as _popcount
 from zerosum.kernels import CompiledEngine, jit
 from zerosum.search.engine import (
     EngineOptions,
@@ -220,42 +222,6 @@ for _x, _corner in _X_SQUARES:
     _DANGER[int(_x).bit_length() - 1] = _corner
 
 
-@intrinsic
-def _popcount_instruction(typing_context: object, word: object) -> tuple[object, object]:
-    """The set bits of an unsigned word, as a signed count: one machine instruction
-    (numba has none of its own)."""
-
-    def generate(context: object, builder: Any, signature: object, args: Any) -> object:
-        return builder.ctpop(args[0])
-
-    return types.int64(types.uint64), generate
-
-
-@intrinsic
-def _lowest_instruction(typing_context: object, word: object) -> tuple[object, object]:
-    """The lowest set bit's square of a non-zero unsigned word, as a signed number."""
-
-    def generate(context: object, builder: Any, signature: object, args: Any) -> object:
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return types.int64(types.uint64), generate
-
-
-@intrinsic
-def _highest_instruction(typing_context: object, word: object) -> tuple[object, object]:
-    """The highest set bit's square of a non-zero unsigned word, as a signed number."""
-
-    def generate(context: object, builder: Any, signature: object, args: Any) -> object:
-        zeros = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
-        return builder.sub(ir.Constant(ir.IntType(64), 63), zeros)
-
-    return types.int64(types.uint64), generate
-
-
-# the instructions as the rest of the module calls them (numba looks them up by name)
-_popcount = cast("Callable[[np.uint64], int]", _popcount_instruction)
-_lowest = cast("Callable[[np.uint64], int]", _lowest_instruction)
-_highest = cast("Callable[[np.uint64], int]", _highest_instruction)
 _signed = cast("Callable[[np.uint64], int]", np.int64)  # a word as a signed number
 _wide = cast("Callable[[np.int16], int]", np.int64)  # a weight, widened for sums
 
