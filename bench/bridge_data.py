@@ -16,10 +16,11 @@ have passed, saying what it had checked by then:
 A deal's check *passes* when every value is the published one, *fails* at the first
 that is not (printed), and *times out* when the cap strikes first (with how many values
 it had checked, all equal). The tests (``tests/games/bridge/test_bridge_data.py``) run
-endings of 5 to 8 cards a hand; this runs the whole deals, which take the pure-Python
-solver minutes a solve today (``bench/bridge_dds.py --full``): most checks time out
-until it is faster. At most ``deals x 3 x cap`` seconds: keep runs on the shared
-machine short (``--deals``, ``--cap``).
+endings of 5 to 8 cards a hand; this runs the whole deals, with the solver users get:
+compiled with the ``fast`` extra (every check of every deal in a few seconds; the
+whole file in about ten minutes), in pure Python without it or with
+``ZEROSUM_KERNELS=0`` (seconds a solve: many checks then stop at the cap). At most
+``deals x 3 x cap`` seconds (``--deals``, ``--cap``).
 
 Run: ``.venv/bin/python bench/bridge_data.py [--deals 100] [--first 0] [--cap 60]
 [--checks trace,fut,table]``.

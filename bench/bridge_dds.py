@@ -7,8 +7,9 @@ replaying the first cards of its real play (``--cards`` a hand left, 8 by defaul
   DDS's ``SolveBoard`` asked for one optimal card), time each and the ratio;
 * **table**: the 20 results of the double-dummy table (ours :func:`dd_table`, DDS's
   ``CalcDDtable``), time each and the ratio; the results are checked equal;
-* **parts**: the single solves again with each of the search's additions switched off
-  (:class:`SolverParts`), nodes and time, to show what each is worth;
+* **parts**: the single solves of the pure-Python search again with each of its
+  additions switched off (:class:`SolverParts`), nodes and time, to show what each is
+  worth, and compiled (the same nodes);
 * ``--full S``: the opening lead of the whole deal (13 cards a hand), each question
   given at most ``S`` seconds, against DDS and the published value;
 * ``--full-table``: the double-dummy table of the whole deals, against DDS's, checked
@@ -18,6 +19,9 @@ replaying the first cards of its real play (``--cards`` a hand left, 8 by defaul
   and its geometric mean (the goal of 30x is for it), every value checked equal to
   DDS's and the published one; each time the best of ``--reps`` runs.
 
+Our search runs compiled (numba, :class:`~zerosum.games.bridge.kernel.BridgeKernel`)
+when the ``fast`` extra is in, as users get it; ``--pure`` runs every solve in pure
+Python instead (:class:`SolverParts` ``compiled=False``): the two visit the same nodes.
 Every time is CPU seconds of this process (DDS runs in it, its threads counted): on the
 shared machine the wall clock measures the load as much as the work.
 
@@ -25,8 +29,8 @@ Goals of issue 20: a full 52-card table under 60 s in pure Python, single solves
 30x of DDS. Keep runs short on the shared machine: a handful of deals (``--deals``).
 
 Run: ``.venv/bin/python bench/bridge_dds.py [--deals 4] [--cards 8] [--parts] [--full S]
-[--full-table]`` or ``.venv/bin/python bench/bridge_dds.py --whole [--lines 2,9]
-[--reps 3]``.
+[--full-table] [--pure]`` or ``.venv/bin/python bench/bridge_dds.py --whole [--lines 2,9]
+[--reps 3] [--pure]``.
 """
 
 from __future__ import annotations
@@ -101,23 +105,25 @@ def single(states: list[State], parts: SolverParts | None = None) -> tuple[list[
     return found, nodes, seconds
 
 
-def whole_deals(deals: list[DdsDeal], lines: list[int], reps: int) -> None:
+def whole_deals(deals: list[DdsDeal], lines: list[int], reps: int, parts: SolverParts) -> None:
     """Single solves of whole deals from the opening lead, ours against DDS's."""
     by_line = {deal.line: deal for deal in deals}
     chosen = [by_line[line] for line in lines]
     boards = {deal.line: endplay_deal(make(deal.hands, deal.leader, deal.trump)) for deal in chosen}
-    # DDS sets up its tables on its first call, and keeps its table for a deal asked
-    # again: a deal of another line is solved before each timing
+    # DDS sets up its tables on its first call (our kernel loads its code on its
+    # first), and keeps its table for a deal asked again: a deal of another line is
+    # solved before each timing
     other = next(deal for deal in deals if deal.line not in boards)
     warm = endplay_deal(make(other.hands, other.leader, other.trump))
     solve_board(warm, SolveMode.OptimalOne)
+    DoubleDummySolver(other.trump, parts).tricks(make(other.hands, other.leader, other.trump))
     logs = []
     total_nodes = 0
     for deal in chosen:
         state = make(deal.hands, deal.leader, deal.trump)
         ours = dds = float("inf")
         for _ in range(reps):
-            solver = DoubleDummySolver(deal.trump)
+            solver = DoubleDummySolver(deal.trump, parts)
             tricks, spent = timed(partial(solver.tricks, state))
             ours = min(ours, spent)
             solve_board(warm, SolveMode.OptimalOne)
@@ -130,7 +136,7 @@ def whole_deals(deals: list[DdsDeal], lines: list[int], reps: int) -> None:
         total_nodes += solver.nodes
         print(
             f"whole deal at line {deal.line} ({'SHDCN'[deal.trump]}, {tricks} tricks): ours "
-            f"{ours:.2f} s ({solver.nodes:,} nodes), DDS {dds * 1000:.1f} ms, "
+            f"{ours * 1000:,.1f} ms ({solver.nodes:,} nodes), DDS {dds * 1000:.1f} ms, "
             f"ratio {ours / dds:.0f}x",
             flush=True,
         )
@@ -152,10 +158,13 @@ def main() -> None:
         "--lines", default=",".join(map(str, SAMPLE)), help="the deals of --whole, by line"
     )
     parser.add_argument("--reps", type=int, default=3, help="runs of --whole, the best kept")
+    parser.add_argument("--pure", action="store_true", help="our search in pure Python only")
     args = parser.parse_args()
+    parts = SolverParts(compiled=not args.pure)
+    print(f"our search: {'pure Python' if args.pure else 'compiled where the fast extra is in'}")
     deals = load_dds_file(DATA)
     if args.whole:
-        whole_deals(deals, [int(line) for line in args.lines.split(",")], args.reps)
+        whole_deals(deals, [int(line) for line in args.lines.split(",")], args.reps, parts)
         return
     cut = [(deal, ending(deal, args.cards)) for deal in deals]
     sample = [(deal, state) for deal, state in cut if state is not None][: args.deals]
@@ -165,10 +174,12 @@ def main() -> None:
         f"{', '.join(str(deal.line) for deal, _ in sample)})"
     )
 
-    # DDS sets up its tables on its first call: not part of any solve's time
+    # DDS sets up its tables on its first call, our kernel loads its code on its first:
+    # not part of any solve's time
     solve_board(endplay_deal(states[0]), SolveMode.OptimalOne)
     calc_dd_table(Deal(format_deal(states[0][0])))
-    ours, nodes, seconds = single(states)
+    DoubleDummySolver(states[0][5], parts).tricks(states[0])
+    ours, nodes, seconds = single(states, parts)
     theirs, dds_seconds = timed(
         lambda: [solve_board(endplay_deal(s), SolveMode.OptimalOne) for s in states]
     )
@@ -182,7 +193,7 @@ def main() -> None:
 
     table_seconds = dds_table_seconds = 0.0
     for state in states:
-        table, spent = timed(partial(dd_table, state[0]))
+        table, spent = timed(partial(dd_table, state[0], parts=parts))
         table_seconds += spent
         theirs_table, spent = timed(partial(calc_dd_table, Deal(format_deal(state[0]))))
         dds_table_seconds += spent
@@ -199,22 +210,34 @@ def main() -> None:
     )
 
     if args.parts:
+        # what each part is worth, measured in the pure search (the kernel runs only
+        # with every part); the compiled row runs the same nodes compiled
+        pure = SolverParts(compiled=False)
+        found, nodes, seconds = single(states, pure)
+        assert found == ours
         print(
-            f"{'without':<12} {'nodes':>12} {'seconds':>9}  (all: {nodes:,} nodes, {seconds:.2f} s)"
+            f"{'pure, without':<14} {'nodes':>12} {'seconds':>9}  "
+            f"(all: {nodes:,} nodes, {seconds:.2f} s)"
         )
         for name in ("sequences", "ordering", "bounds", "table", "partition", "last_trick"):
-            fewer = replace(SolverParts(), **{name: False})
+            fewer = replace(pure, **{name: False})
             found, part_nodes, part_seconds = single(states, fewer)
             assert found == ours
             print(
-                f"{name:<12} {part_nodes:>12,} {part_seconds:>9.2f}  "
+                f"{name:<14} {part_nodes:>12,} {part_seconds:>9.2f}  "
                 f"({part_nodes / nodes:.2f}x nodes, {part_seconds / seconds:.2f}x time)"
             )
+        found, part_nodes, part_seconds = single(states, SolverParts())
+        assert found == ours
+        print(
+            f"{'compiled':<14} {part_nodes:>12,} {part_seconds:>9.2f}  "
+            f"({part_nodes / nodes:.2f}x nodes, {part_seconds / seconds:.2f}x time)"
+        )
 
     if args.full is not None:
         for deal, _ in sample:
             state = make(deal.hands, deal.leader, deal.trump)
-            solver = DoubleDummySolver(deal.trump)
+            solver = DoubleDummySolver(deal.trump, parts)
             start = time.process_time()
             try:
                 tricks = solver.tricks(state, limits=Limits(time=args.full))
@@ -232,7 +255,7 @@ def main() -> None:
     if args.full_table:
         for deal, _ in sample:
             wall = time.perf_counter()
-            table, spent = timed(partial(dd_table, deal.hands))
+            table, spent = timed(partial(dd_table, deal.hands, parts=parts))
             wall = time.perf_counter() - wall
             theirs_table, dds_spent = timed(partial(calc_dd_table, Deal(format_deal(deal.hands))))
             expected = [

@@ -4,7 +4,8 @@ cut to endings of 5 to 8 cards a hand by replaying their real play
 played cards of the last tricks, and, against DDS itself through endplay (the oracle),
 the double-dummy table of each ending (as DDS's ``TABLE``) and the value of every card
 the leader of the ending may play (as DDS's ``FUT``). A sample of deals runs here in
-seconds; ``bench/bridge_data.py`` checks the whole deals, every published value."""
+seconds, and so does every published value (``TABLE``, ``FUT``, ``TRACE``) of three
+whole deals with the compiled solver; ``bench/bridge_data.py`` checks them all."""
 
 from __future__ import annotations
 
@@ -13,9 +14,11 @@ from typing import Any
 import pytest
 
 from conftest import shared_data
+from zerosum import kernels
 from zerosum.games.bitboards import bit_indices
 from zerosum.games.bridge import DoubleDummy, State
 from zerosum.games.bridge.ddsfile import DdsDeal, load_dds_file, replay
+from zerosum.games.bridge.rules import make, result
 from zerosum.games.bridge.solver import DoubleDummySolver, dd_table
 
 TRACE_SAMPLE = {5: 12, 6: 8, 7: 6, 8: 4}
@@ -106,3 +109,25 @@ def test_every_card_of_each_ending_s_lead_is_valued_as_dds_does(
         theirs = dds.dds_card_values(state)
         assert ours == theirs, deal.line
         assert values[0].tricks == max(theirs.values())
+
+
+WHOLE_SAMPLE = 3
+"""Whole deals (13 cards a hand, spread over the file) whose every published value the
+compiled solver checks here: a few seconds each."""
+
+
+@pytest.mark.skipif(not kernels.available(), reason="whole deals need the compiled solver (numba)")
+def test_whole_deals_give_every_published_table_fut_and_trace_value(
+    deals: list[DdsDeal],
+) -> None:
+    for deal in _reaching(deals, 1, WHOLE_SAMPLE):
+        assert [list(row) for row in deal.table] == dd_table(deal.hands), deal.line
+        start = make(deal.hands, deal.leader, deal.trump)
+        solver = DoubleDummySolver(deal.trump)
+        for lead in deal.leads:
+            # after the lead the other side is to move, with all 13 tricks to come
+            assert 13 - solver.tricks(result(start, lead.card)) == lead.tricks, deal.line
+        declaring = 1 - (deal.leader & 1)
+        for played, state in enumerate(replay(deal)[: len(deal.trace)]):
+            found = _declarer_tricks(solver, state, declaring)
+            assert found == deal.trace[played], (deal.line, played)

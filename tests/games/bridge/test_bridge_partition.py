@@ -11,6 +11,7 @@ import gc
 import random
 
 import pytest
+from bridge_deals import alike_deal
 from bridge_oracle import Card, side_zero_tricks
 
 from zerosum.games.bitboards import bit_indices
@@ -81,21 +82,6 @@ def _oracle_tricks(state: State) -> int:
     return first if seat % 2 == 0 else hands[seat].bit_count() - first
 
 
-def _alike(hands: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
-    """A deal with as many cards of each suit in each hand as ``hands``, the ranks drawn
-    at random: such deals share the search's table keys, so that its entries are asked
-    about positions other than those that stored them."""
-    dealt = [0] * len(hands)
-    for suit in range(4):
-        lengths = [(hand >> 13 * suit & 0x1FFF).bit_count() for hand in hands]
-        ranks = rng.sample(range(13), sum(lengths))
-        for seat, length in enumerate(lengths):
-            for rank in ranks[:length]:
-                dealt[seat] |= 1 << 13 * suit + rank
-            ranks = ranks[length:]
-    return tuple(dealt)
-
-
 @pytest.mark.parametrize(("seats", "cards"), [(4, 4), (2, 6)])
 def test_one_table_shared_by_deals_alike_answers_as_an_exhaustive_search(
     seats: int, cards: int
@@ -110,7 +96,7 @@ def test_one_table_shared_by_deals_alike_answers_as_an_exhaustive_search(
     reused = 0
     for seed in range(120):
         strain = rng.randrange(5)
-        state = make(_alike(base, rng), rng.randrange(seats), strain)
+        state = make(alike_deal(base, rng), rng.randrange(seats), strain)
         for _ in range(rng.randrange(3)):
             state = game.result(state, rng.choice(game.actions(state)))
         search = searches[strain]

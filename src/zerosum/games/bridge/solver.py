@@ -20,13 +20,20 @@ playing games too (:mod:`zerosum.games.bridge`).
 Scores of the engine are the final difference in tricks for the side to move (see
 :mod:`.rules`); the search's are tricks still to come. Each addition's worth, in nodes
 and time, is measured by ``bench/bridge_dds.py`` (see ``bench/README.md``).
+
+With the ``fast`` extra (numba) the search of four hands runs compiled
+(:class:`~.kernel.BridgeKernel`): the same search, the same nodes and answers, some
+twenty times faster; :class:`SolverParts` ``compiled=False`` or
+``ZEROSUM_KERNELS=0`` keeps it in pure Python.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Protocol
 
+from zerosum import kernels
 from zerosum.game import GameInfo
 from zerosum.games.bridge.rules import (
     NOTRUMP,
@@ -44,10 +51,24 @@ __all__ = [
     "DoubleDummySolver",
     "SolverParts",
     "SolverRules",
+    "TrickSearch",
     "dd_table",
     "ordered_groups",
     "trick_bounds",
 ]
+
+
+class TrickSearch(Protocol):
+    """What the solver asks of a search: :class:`~.search.PartitionSearch`, or its
+    compiled twin :class:`~.kernel.BridgeKernel` (the same search, node for node)."""
+
+    @property
+    def nodes(self) -> int:
+        """The positions searched over every question."""
+
+    def at_least(self, state: State, tricks: int, limits: Limits | None = None) -> bool:
+        """Tell whether the side of the seat to play takes at least ``tricks`` tricks
+        from the current trick on; ``limits`` bound the search."""
 
 
 def trick_bounds(state: State) -> tuple[int, int]:
@@ -87,7 +108,10 @@ class SolverParts:
     cards; ``ordering``: :func:`~.search.order_groups`; ``bounds``: the quick-trick and
     later-trick bounds; ``table``: the table of tricks to come; ``partition``: its
     entries keeping only the cards that decided them; ``last_trick``: the last trick
-    played out."""
+    played out; ``compiled``: the search compiled with numba
+    (:class:`~.kernel.BridgeKernel`, the same search node for node) where it can run:
+    four hands, every other part in use, and :func:`zerosum.kernels.enabled` (the
+    ``fast`` extra in, ``ZEROSUM_KERNELS`` not ``0``)."""
 
     sequences: bool = True
     ordering: bool = True
@@ -95,9 +119,18 @@ class SolverParts:
     table: bool = True
     partition: bool = True
     last_trick: bool = True
+    compiled: bool = True
 
-    def search(self, seats: int, trump: int) -> PartitionSearch:
+    def search(self, seats: int, trump: int) -> TrickSearch:
         """Return a new search of ``seats`` hands and strain ``trump`` with these parts."""
+        if (
+            self.compiled
+            and seats == 4
+            and all(getattr(self, part.name) for part in fields(self))
+            and (module := kernels.load("zerosum.games.bridge.kernel")) is not None
+        ):
+            search: TrickSearch = module.BridgeKernel(trump)
+            return search
         return PartitionSearch(
             seats,
             trump,
@@ -186,7 +219,7 @@ class CardValue:
 
 
 class DoubleDummySolver:
-    """Solves positions of one strain with one :class:`~.search.PartitionSearch` (one a
+    """Solves positions of one strain with one search (:class:`TrickSearch`, one a
     number of hands), whose table is kept from solve to solve (solving the same deal
     from another leader reuses it).
 
@@ -197,14 +230,14 @@ class DoubleDummySolver:
     def __init__(self, trump: int, parts: SolverParts | None = None) -> None:
         self.trump = trump
         self.parts = parts or SolverParts()
-        self._searches: dict[int, PartitionSearch] = {}
+        self._searches: dict[int, TrickSearch] = {}
 
     @property
     def nodes(self) -> int:
         """The nodes searched by every solve so far."""
         return sum(search.nodes for search in self._searches.values())
 
-    def _search(self, state: State) -> PartitionSearch:
+    def _search(self, state: State) -> TrickSearch:
         """The search of ``state``'s number of hands, made once."""
         seats = len(state[0])
         search = self._searches.get(seats)
