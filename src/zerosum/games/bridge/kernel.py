@@ -16,8 +16,8 @@ of a suit once one failed below the cards the answer rested on); the last trick 
 out; and the table of tricks to come with partition search: an entry keeps, suit by
 suit, who holds each card from the top down to the lowest card the answer rested on,
 and answers every position alike in those. What the pure search remembers to save time
-(the suits' records, the leads' weights) is computed afresh here: a few dozen machine
-instructions a suit.
+(the suits' records, the leads' weights) is computed afresh here, a loop over each
+suit's cards at each trick's start.
 
 **Words.** A card set is a signed 64-bit word with bit ``13 * suit + rank`` for each card
 (:mod:`~zerosum.games.bridge.rules`' numbering): 52 bits, so the sign bit stays clear
@@ -41,6 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from zerosum.games.bridge.rules import NOTRUMP
+from zerosum.games.bridge.search import CUT_LEAD_RAISES
 from zerosum.kernel_bits import highest, lowest, popcount
 from zerosum.kernels import jit
 from zerosum.search.engine import Limits, SearchStopped
@@ -90,11 +91,11 @@ _FIELDS = 20
 _COUNTS = 0  # 0-3: each seat's length
 _CASH = 4  # 4-7: the rounds each seat cashes leading the suit from the top
 _CASHED = 8  # 8-11: the cards they count on
-_ABOVE = 12  # 12-15: each seat's cards above every card of its opponents
+_ABOVE = 12  # 12-15: how many of each seat's cards are above all of its opponents'
 _ABOVE_CARDS = 16  # 16-19: those cards (none when the opponents hold no card of it)
 _TOP_SEAT = 20  # the seat holding the top card (-1 for none)
 _TOP_CARD = 21  # that card
-_IN_PLAY = 22  # the cards still in play
+_IN_PLAY = 22  # how many of its cards are still in play
 _CODE = 23  # who holds each card still in play, from the top, after a leading 1
 _SUIT_LIVE = 24  # the cards in play (a card set)
 _INFO = 25
@@ -123,9 +124,9 @@ _UPPER = 2
 _SHIFTS = 3  # 3-6: how many bits of each suit's holders code the entry drops
 _SMALL = 7
 
-_WINNER_BONUS = (126, 55)
+_WINNER_RAISE = (CUT_LEAD_RAISES[0][0], CUT_LEAD_RAISES[1][0])
 """The raise of the lead that last cut when it wins the trick: without trumps, with."""
-_OTHER_BONUS = (47, 18)
+_OTHER_RAISE = (CUT_LEAD_RAISES[0][1], CUT_LEAD_RAISES[1][1])
 """The same when it does not."""
 _LEAD_OFFSET = 1 << 12
 """Added to a lead's negated weight so that its sort key stays positive."""
@@ -670,8 +671,8 @@ def _order_leads(  # noqa: PLR0917 - numba takes its arguments by position
     weights = scratch[0]
     keys = scratch[1]
     with_trumps = 0 if trump == NOTRUMP else 1
-    winner_bonus = _WINNER_BONUS[with_trumps]
-    other_bonus = _OTHER_BONUS[with_trumps]
+    winner_bonus = _WINNER_RAISE[with_trumps]
+    other_bonus = _OTHER_RAISE[with_trumps]
     n = 0
     for suit in range(4):
         if not held & _mask(suit):

@@ -52,6 +52,7 @@ from zerosum.games.bridge.rules import NOTRUMP, RANKS, SUIT_MASKS, SUIT_OF, Stat
 from zerosum.search.engine import Limits, SearchStopped, StopReason
 
 __all__ = [
+    "CUT_LEAD_RAISES",
     "PartitionSearch",
     "order_groups",
     "sure_tricks",
@@ -504,6 +505,10 @@ _LEAD_ORDER = 52 + 6
 _LEAD_OFFSET = 1 << 12
 """Added to a lead's negated weight so that its sort key stays positive."""
 
+CUT_LEAD_RAISES = ((126, 47), (55, 18))
+"""The raise of the lead that last cut the search at the same trick (DDS's best move),
+without trumps and with them: when it wins the trick, and when it does not."""
+
 
 def _lead_keys(
     weights: Sequence[tuple[int, int, bool]], trump: int
@@ -512,7 +517,7 @@ def _lead_keys(
     (the heavier first, then in the order given, the group in the low bits: sorting
     ints is cheaper than sorting tuples), and the same keys raised as the lead that
     last cut (DDS's best move: more when it wins the trick)."""
-    winner_bonus, other_bonus = (126, 47) if trump == NOTRUMP else (55, 18)
+    winner_bonus, other_bonus = CUT_LEAD_RAISES[trump != NOTRUMP]
     keys = []
     raised = []
     for place, (weight, group, wins) in enumerate(weights):
