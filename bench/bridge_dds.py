@@ -14,6 +14,10 @@ replaying the first cards of its real play (``--cards`` a hand left, 8 by defaul
   given at most ``S`` seconds, against DDS and the published value;
 * ``--full-table``: the double-dummy table of the whole deals, against DDS's, checked
   equal;
+* ``--all-tables S``: the double-dummy table of every whole deal of the file (or the
+  first ``--deals``), strain by strain, each stopped after the strain that takes it
+  past ``S`` seconds, checked against the published ``TABLE``: how many finish within
+  ``S`` (the goal: 60 s in pure Python, ``--pure``);
 * ``--whole``: only single solves of whole deals from the opening lead, on a sample of
   the file (:data:`SAMPLE`, or ``--lines``): ours and DDS's time per deal, their ratio
   and its geometric mean (the goal of 30x is for it), every value checked equal to
@@ -30,7 +34,8 @@ Goals of issue 20: a full 52-card table under 60 s in pure Python, single solves
 
 Run: ``.venv/bin/python bench/bridge_dds.py [--deals 4] [--cards 8] [--parts] [--full S]
 [--full-table] [--pure]`` or ``.venv/bin/python bench/bridge_dds.py --whole [--lines 2,9]
-[--reps 3] [--pure]``.
+[--reps 3] [--pure]`` or ``.venv/bin/python bench/bridge_dds.py --all-tables 60 [--deals
+100] [--pure]``.
 """
 
 from __future__ import annotations
@@ -146,9 +151,36 @@ def whole_deals(deals: list[DdsDeal], lines: list[int], reps: int, parts: Solver
     )
 
 
+def all_tables(deals: list[DdsDeal], cap: float, parts: SolverParts) -> None:
+    """Every deal's whole table, strain by strain, stopped past ``cap`` seconds."""
+    seconds: list[float] = []
+    over: list[int] = []
+    for deal in deals:
+        start = time.process_time()
+        for strain in range(5):
+            (row,) = dd_table(deal.hands, strains=[strain], parts=parts)
+            assert row == list(deal.table[strain]), (deal.line, strain, row)
+            if time.process_time() - start > cap:
+                break
+        spent = time.process_time() - start
+        if strain < 4 or spent > cap:
+            over.append(deal.line)
+        else:
+            seconds.append(spent)
+        print(f"table of line {deal.line}: {spent:.1f} s", flush=True)
+    seconds.sort()
+    print(
+        f"{len(seconds)} of {len(deals)} tables within {cap:g} s (median of those "
+        f"{seconds[len(seconds) // 2]:.1f} s, the slowest {seconds[-1]:.1f} s); past it, "
+        f"stopped: lines {', '.join(map(str, over)) or 'none'}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=4, help="deals of the file to use")
+    parser.add_argument(
+        "--deals", type=int, help="deals of the file to use (4; with --all-tables, every one)"
+    )
     parser.add_argument("--cards", type=int, default=8, help="cards a hand in the endings")
     parser.add_argument("--parts", action="store_true", help="measure each part switched off")
     parser.add_argument("--full", type=float, metavar="S", help="full deals, S s a question")
@@ -159,6 +191,7 @@ def main() -> None:
     )
     parser.add_argument("--reps", type=int, default=3, help="runs of --whole, the best kept")
     parser.add_argument("--pure", action="store_true", help="our search in pure Python only")
+    parser.add_argument("--all-tables", type=float, metavar="S", help="every deal's table, S s cap")
     args = parser.parse_args()
     parts = SolverParts(compiled=not args.pure)
     print(f"our search: {'pure Python' if args.pure else 'compiled where the fast extra is in'}")
@@ -166,8 +199,11 @@ def main() -> None:
     if args.whole:
         whole_deals(deals, [int(line) for line in args.lines.split(",")], args.reps, parts)
         return
+    if args.all_tables is not None:
+        all_tables(deals[: args.deals], args.all_tables, parts)
+        return
     cut = [(deal, ending(deal, args.cards)) for deal in deals]
-    sample = [(deal, state) for deal, state in cut if state is not None][: args.deals]
+    sample = [(deal, state) for deal, state in cut if state is not None][: args.deals or 4]
     states = [state for _, state in sample]
     print(
         f"{len(states)} endings of {args.cards} cards a hand (deals at lines "
