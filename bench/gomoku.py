@@ -32,10 +32,11 @@ Run from the project root with the project's venv::
    the engine's nodes a move (``20000``) or its seconds a move (``1s``), ``THEIRS``
    Rapfi's nodes a move (``INFO max_node``; its move time is only a safety net). Games
    open as in the matches (three random central stones, each opening played with both
-   colours) or, with ``--openings balanced`` or ``even``, from :data:`BALANCED` or
-   :data:`EVEN` (the openings Rapfi itself scores near even); ``--player`` picks our
-   side: the engine users get (compiled when numba is in), the pure one, or the
-   compiled one with ``--set`` changing its numbers; each pairing
+   colours; ``--seed`` draws other ones) or, with ``--openings balanced`` or ``even``,
+   from :data:`BALANCED` or :data:`EVEN` (the openings Rapfi itself scores near even);
+   ``--player`` picks our side: the engine users get (compiled when numba is in), the
+   pure one, or the compiled one with ``--set`` changing its numbers (``--set
+   rapfi_count=1`` counts nodes as Rapfi does, for budgets equal on both sides); each pairing
    prints the score with its Elo interval and each side's seconds a move (wall time,
    the agent's round trip included for Rapfi).
 """
@@ -755,6 +756,7 @@ def versus_rapfi(
     options: list[str],
     *,
     kind: str,
+    seed: int = 23,
     player: str = "engine",
 ) -> None:
     ours, _, theirs = pairing.partition(":")
@@ -768,6 +770,7 @@ def versus_rapfi(
         folder=folder,
         label=f"rapfi-{ours}-{theirs}",
         kind=kind,
+        seed=seed,
     )
 
 
@@ -780,10 +783,12 @@ def versions(
     *,
     against: str,
     kind: str,
+    seed: int = 23,
 ) -> None:
     """The compiled engine with ``options`` (its numbers changed) against the default one
     (``against`` ``kernel``) or the pure engine (``pure``), each at its budget of
-    ``pairing`` (``20000:20000``), on the openings of ``kind``."""
+    ``pairing`` (``20000:20000``), on the openings of ``kind`` (random ones from
+    ``seed``)."""
     first, _, second = pairing.partition(":")
     engine = player_spec("kernel", first, options, "changed" if options else "kernel")
     opponent = player_spec(against, second, [], against)
@@ -795,14 +800,15 @@ def versions(
         folder=folder,
         label=f"versions-{first}-{second}",
         kind=kind,
+        seed=seed,
     )
 
 
-def chosen_openings(kind: str, count: int) -> tuple[tuple[str, ...], ...]:
-    """``count`` openings of a kind: ``random`` (three random central stones, seed 23),
-    ``balanced`` (:data:`BALANCED`) or ``even`` (:data:`EVEN`)."""
+def chosen_openings(kind: str, count: int, seed: int = 23) -> tuple[tuple[str, ...], ...]:
+    """``count`` openings of a kind: ``random`` (three random central stones from
+    ``seed``), ``balanced`` (:data:`BALANCED`) or ``even`` (:data:`EVEN`)."""
     if kind == "random":
-        return openings(count, 23)
+        return openings(count, seed)
     chosen = BALANCED if kind == "balanced" else EVEN
     if count > len(chosen):
         raise ValueError(f"{kind} has {len(chosen)} openings, not {count}")
@@ -818,15 +824,17 @@ def duel(
     folder: Path | None,
     label: str,
     kind: str,
+    seed: int = 23,
 ) -> None:
     """``games`` games of ``engine`` (ours, seat 0) against ``opponent``: each opening
-    played with both colours; the score with its Elo interval, seconds a move."""
+    (of ``kind``, random ones from ``seed``) played with both colours; the score with its
+    Elo interval, seconds a move."""
     event = Event(
         "match",
         "gomoku",
         (engine, opponent),
         games,
-        openings=chosen_openings(kind, (games + 1) // 2),
+        openings=chosen_openings(kind, (games + 1) // 2, seed),
         seed=23,
         time_margin=1.0,
     )
@@ -899,8 +907,15 @@ def main() -> None:
         "--openings",
         choices=("random", "balanced", "even"),
         default="random",
-        help="rapfi, versions: three random central stones (seed 23), the BALANCED "
+        help="rapfi, versions: three random central stones (from --seed), the BALANCED "
         "four-stone ones, or the EVEN ones Rapfi scores near 0",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=23,
+        help="rapfi, versions: the seed of the random openings (default 23; another seed "
+        "gives other games to confirm a result on)",
     )
     parser.add_argument(
         "--records", type=Path, help="a folder for each match's games (JSON lines, new files)"
@@ -931,6 +946,7 @@ def main() -> None:
                     args.records,
                     args.set or [],
                     kind=args.openings,
+                    seed=args.seed,
                     player=args.player,
                 )
         else:
@@ -948,6 +964,7 @@ def main() -> None:
                 args.set or [],
                 against=args.against,
                 kind=args.openings,
+                seed=args.seed,
             )
 
 

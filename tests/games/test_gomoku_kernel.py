@@ -592,6 +592,45 @@ def test_engine_finds_the_shortest_vcf_at_the_root() -> None:
 # ---------------------------------------------------------------- limits and switches
 
 
+def searched(game: Gomoku, state: GomokuState, depth: int, **search: int) -> tuple[int, Any, int]:
+    """A fresh kernel's search of ``state`` to ``depth``: (value, best move, nodes)."""
+    board = kernel(game, **search)
+    board.setup(state)
+    board.new_search()
+    board.start(depth)
+    assert board.resume()
+    return board.value, board.best_move, board.nodes
+
+
+@needs_numba
+def test_rapfis_count_counts_the_same_tree_with_hand_overs_twice() -> None:
+    """Under ``rapfi_count`` the search is the same (value and move), only the count
+    grows: by the positions the main search hands to the quiescence, so not at all when
+    nothing is handed over (no quiescence, no razoring), and by less than double when it
+    is; a node limit is then passed by one at most."""
+    game = Gomoku(15)
+    rng = random.Random(41)
+    grew = 0
+    for _ in range(6):
+        state = random_position(game, rng, 10, 24)
+        value, move, nodes = searched(game, state, 4)
+        counted = searched(game, state, 4, rapfi_count=1)
+        assert counted[:2] == (value, move)
+        assert nodes <= counted[2] < 2 * nodes
+        grew += counted[2] > nodes
+        plain = {"quiescence": 0, "razor_depth": 0}
+        assert searched(game, state, 4, **plain) == searched(game, state, 4, rapfi_count=1, **plain)
+    assert grew >= 4
+    from zerosum.games.gomoku_kernel import KernelEngine, Weights
+
+    weights = Weights()
+    weights.search["rapfi_count"] = 1
+    engine = KernelEngine(game, weights=weights)
+    state = game.parse_state("h7 j10 i7 j7 i8 j9 j8 h8 k9 l10 g5 h6")
+    for limit in (1, 999, 7000):
+        assert engine.search(state, Limits(nodes=limit)).stats.nodes <= limit + 1
+
+
 @needs_numba
 def test_limits_are_honoured() -> None:
     """A node limit is never exceeded, a time limit ends the search soon after it

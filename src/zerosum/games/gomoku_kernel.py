@@ -45,6 +45,17 @@ categories are the usual ones of the threat-space literature):
   three are off by default (at equal node budgets they scored lower against Rapfi,
   bench/README.md).
 
+**Nodes.** A node limit counts every position a search enters: each entry of the main
+search, of the quiescence's attacker and defender, and each position the VCF and VCT
+provers visit (the root's VCF prover included; at a limit of 20,000 it visits about 150
+positions a move). Rapfi (its alpha-beta, ``search/ab/search.cpp``) counts one node per
+call of ``search``, ``vcfsearch`` and ``vcfdefend``: a position where ``search`` hands
+over to ``vcfsearch`` or ``vcfdefend`` (at the horizon, in razoring) counts twice there,
+once here, so the same tree is 1.2 to 1.3 times as many of Rapfi's nodes as of ours.
+``rapfi_count`` (off by default) counts as Rapfi does: a position handed from the main
+search to the quiescence counts twice (a limit may then be passed by one), for a
+comparison at equal node budgets that counts the same work on both sides.
+
 Every search keeps its own stack of frames rather than calling itself: numba cannot load
 a self-recursive function from its cache (numba issue 6061).
 
@@ -247,6 +258,7 @@ def _default_search() -> dict[str, int]:
         "search_vct_ply": 2,  # ... at nodes at most this many plies from the root
         "search_vct_threats": 4,  # ... for a win within this many threats
         "root_check": 0,  # percent of a node limit kept to test the chosen move (0: off)
+        "rapfi_count": 0,  # count nodes as Rapfi does (1): see the module's docstring
     }
 
 
@@ -866,9 +878,12 @@ _P_DEFENCE_EXTENSION = _PLACE["defence_extension"]
 _P_SEARCH_VCT = _PLACE["search_vct"]
 _P_SEARCH_VCT_PLY = _PLACE["search_vct_ply"]
 _P_SEARCH_VCT_THREATS = _PLACE["search_vct_threats"]
-_P_MOVE_COUNTS = 32
+_P_RAPFI_COUNT = _PLACE["rapfi_count"]
+_P_MOVE_COUNTS = 48
 """Where the parameter array holds, per depth, how many moves an improving node may
-search before move-count pruning (a node not improving: half as many)."""
+search before move-count pruning (a node not improving: half as many): after the
+search parameters."""
+assert len(_SEARCH_KEYS) <= _P_MOVE_COUNTS
 _P_LENGTH = _P_MOVE_COUNTS + 64
 
 _MAX_MOVES = 640
@@ -1324,6 +1339,9 @@ def _run(  # noqa: PLR0917 - numba takes its arguments by position
                 if not params[_P_QUIESCENCE]:
                     ret = _evaluate(position, params)
                     continue
+                # Rapfi's main search counts the horizon's position, then its VCF
+                # search (or defence) counts it again (so a limit may be passed by one)
+                nodes += params[_P_RAPFI_COUNT]
                 kind = _DEFEND if counts[them + FIVE] else _ATTACK
                 frame[_F_KIND] = kind
                 frame[_F_QDEPTH] = 0
@@ -1497,7 +1515,9 @@ def _run(  # noqa: PLR0917 - numba takes its arguments by position
                     frame[_F_QDEPTH] = 0
                     frame[_F_ALPHA] = alpha
                     frame[_F_BETA] = alpha + 1
-                    nodes -= 1  # the same node, entered again as the quiescence's
+                    # the same node, entered again as the quiescence's (counted again
+                    # under Rapfi's count, whose razoring calls its VCF search)
+                    nodes -= 1 - params[_P_RAPFI_COUNT]
                     mode = _ENTER
                     continue
                 if (
