@@ -239,7 +239,7 @@ def test_bad_command_lines_are_one_line_errors(
 
 
 def test_the_par_is_given_up_past_its_time() -> None:
-    whole = DoubleDummy(seed=1).initial_state()  # 13 cards a hand: far more than 0.01 s
+    whole = DoubleDummy(seed=1).initial_state()  # 13 cards a hand: 54,000 nodes, 25 ms compiled
     assert double_dummy_par(whole, 0.01) is None
     game = DoubleDummy(seed=1, cards=3, leader="E")
     ending = game.initial_state()

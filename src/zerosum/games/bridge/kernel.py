@@ -53,9 +53,10 @@ __all__ = ["CHUNK_NODES", "BridgeKernel"]
 
 _Ints = npt.NDArray[np.int64]
 
-CHUNK_NODES = 1 << 16
-"""Nodes a search with limits runs between two readings of the clock and the stop signal
-(a few milliseconds)."""
+CHUNK_NODES = 1 << 12
+"""Nodes a search with limits runs between two readings of the clock and the stop signal:
+as often as the pure search reads them (a few milliseconds here; a call into the kernel
+costs microseconds)."""
 
 _SUIT = 0x1FFF
 """A suit's 13 cards once shifted down."""
