@@ -2113,35 +2113,24 @@ def _vct(  # noqa: PLR0917 - numba takes its arguments by position
                             if n == 0 and board[q] == 0 and cell4[2 * q + attacker] >= OPEN_FOUR:
                                 lists[level, 0] = q
                                 n = 1
-            if decided != 0:
+            leaving = decided != 0
+            if leaving:
                 won = decided > 0
-                if level == 0:
-                    break
-                level -= 1
-                _unmake(geo, tables, position)
-                continue
             row[_T_COUNT] = n
             row[_T_NEXT] = 0
+            searched = False  # (a level decided before any move is not a failure to keep)
         else:
-            # a child returned ``won``
-            attacking = row[_T_ATTACK] != 0
-            if won == attacking:
-                # the attacker found a win, or the defender's answer held: this level is
-                # decided the same way, whatever its other moves
-                if not won:
-                    slot = 2 * (row[_T_KEY] & mask)
-                    failed[slot] = row[_T_KEY]
-                    failed[slot + 1] = row[_T_DEPTH]
-                if level == 0:
-                    break
-                level -= 1
-                _unmake(geo, tables, position)
-                continue
-        if row[_T_NEXT] == row[_T_COUNT]:
+            # a child returned ``won``: the attacker found a win, or the defender's
+            # answer held, and this level is decided the same way whatever its other
+            # moves
+            leaving = won == (row[_T_ATTACK] != 0)
+            searched = True
+        if not leaving and row[_T_NEXT] == row[_T_COUNT]:
             # every move failed (the attacker's) or lost (the defender's)
-            attacking = row[_T_ATTACK] != 0
-            won = not attacking
-            if not won:
+            won = row[_T_ATTACK] == 0
+            leaving = searched = True
+        if leaving:
+            if searched and not won:
                 slot = 2 * (row[_T_KEY] & mask)
                 failed[slot] = row[_T_KEY]
                 failed[slot + 1] = row[_T_DEPTH]
