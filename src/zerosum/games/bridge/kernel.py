@@ -99,7 +99,8 @@ _TOP_CARD = 21  # that card
 _IN_PLAY = 22  # how many of its cards are still in play
 _CODE = 23  # who holds each card still in play, from the top, after a leading 1
 _SUIT_LIVE = 24  # the cards in play (a card set)
-_INFO = 25
+_LENGTHS = 25  # the seats' lengths, four bits each, the first seat highest
+_INFO = 26
 
 # the registers
 _SP = 0
@@ -236,6 +237,10 @@ def _suit_records(hands: _Ints, infos: _Ints) -> None:
                     code = code << 2 | seat
                     break
         info[_IN_PLAY] = popcount(live)
+        lengths = 0
+        for seat in range(4):
+            lengths = lengths << 4 | info[_COUNTS + seat]
+        info[_LENGTHS] = lengths
         info[_CODE] = code
         info[_SUIT_LIVE] = live << shift
 
@@ -861,10 +866,12 @@ def _last(hands: _Ints, leader: int, trump: int) -> tuple[int, int]:
 def _lengths_key(infos: _Ints) -> int:
     """Every seat's length in every suit as one word (four bits each): the table's key,
     with the leader."""
-    key = 0
-    for suit in range(4):
-        for seat in range(4):
-            key = key << 4 | infos[suit, _COUNTS + seat]
+    key: int = (
+        infos[0, _LENGTHS] << 48
+        | infos[1, _LENGTHS] << 32
+        | infos[2, _LENGTHS] << 16
+        | infos[3, _LENGTHS]
+    )
     return key
 
 
