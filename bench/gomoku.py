@@ -358,14 +358,21 @@ def kernel_player(
     """The compiled engine (:class:`~zerosum.games.gomoku_kernel.KernelEngine`) at
     ``nodes`` or ``time`` seconds a move, its numbers changed by keyword: a search
     parameter (``lmr_scale=120``) or one entry of a weight list (``mover_cell_7=80``: the
-    list's name, then the index), after the lists a JSON file ``weights`` holds (an
-    object of list names and lists), so that a match can compare two versions of it."""
+    list's name, then the index), after what a JSON file ``weights`` holds (an object of
+    list names and lists, and of search numbers and values: what ``bench/gomoku_fit.py``
+    writes), so that a match can compare two versions of it."""
     from zerosum.games.gomoku_kernel import KernelEngine
 
     if weights is not None:
         loaded = json.loads(Path(weights).read_text())
         changes = {
-            **{f"{name}_{i}": v for name, values in loaded.items() for i, v in enumerate(values)},
+            **{
+                f"{name}_{i}": v
+                for name, values in loaded.items()
+                if isinstance(values, list)
+                for i, v in enumerate(values)
+            },
+            **{name: value for name, value in loaded.items() if not isinstance(value, list)},
             **changes,
         }
     chosen = kernel_weights(changes)

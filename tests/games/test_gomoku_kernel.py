@@ -128,6 +128,44 @@ def test_incremental_board_matches_a_fresh_one(rule: str) -> None:
 
 @needs_numba
 @pytest.mark.parametrize("rule", RULES)
+def test_pattern_counts_are_what_the_evaluation_weighs(rule: str) -> None:
+    """Random weights (each list its own): each colour's evaluation totals, kept
+    incrementally, are the dot products of its pattern counts with the weights in
+    sixteenths, as a tuner fitting the weights assumes."""
+    from zerosum.games import gomoku_kernel as k
+
+    game = Gomoku(15, rule=rule)
+    rng = random.Random(31)
+    weights = k.Weights()
+    for name in ("mover_line", "mover_cell", "other_line", "other_cell"):
+        setattr(weights, name, [rng.randint(-160, 160) / 16 for _ in getattr(weights, name)])
+    board = k.GomokuKernel(game, table_bits=10, weights=weights)
+    for _ in range(60):
+        state = random_position(game, rng, 0, 60)
+        board.setup(state)
+        black_mover, white_mover, black_other, white_other = board.evaluation()
+        totals = ((0, black_mover, black_other), (1, white_mover, white_other))
+        for colour, as_mover, as_other in totals:
+            lines, cells = board.pattern_counts(colour)
+            by_line = [0] * len(k.LINE_PATTERNS)
+            by_cell = [0] * len(k.CELL_PATTERNS)
+            for a in range(game.cells):
+                if board.empty_cells() >> a & 1:
+                    by_cell[board.cell_pattern(a, colour)] += 1
+                    for d in range(4):
+                        by_line[board.line_pattern(a, colour, d)] += 1
+            assert (lines, cells) == (by_line, by_cell)
+            for total, line_weights, cell_weights in (
+                (as_mover, weights.mover_line, weights.mover_cell),
+                (as_other, weights.other_line, weights.other_cell),
+            ):
+                expected = sum(round(16 * w) * n for w, n in zip(line_weights, lines, strict=True))
+                expected += sum(round(16 * w) * n for w, n in zip(cell_weights, cells, strict=True))
+                assert total == expected
+
+
+@needs_numba
+@pytest.mark.parametrize("rule", RULES)
 def test_games_end_where_the_pure_game_ends(rule: str) -> None:
     """Random games played in both: the kernel sees five made exactly when the pure
     game is won, by the same move."""

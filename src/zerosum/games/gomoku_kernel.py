@@ -600,7 +600,9 @@ def _refresh(  # noqa: PLR0917 - numba takes its arguments by position
     ob = (black >> 4) & 0xFFFF
     ow = (white >> 4) & 0xFFFF
     # the mover's worth of a cell: its own patterns twice, the opponent's once (what the
-    # cell takes from the opponent), so that attack comes first among equals
+    # cell takes from the opponent), so that attack comes first among equals (three
+    # times and once, or once each, scored lower against Rapfi: bench/README.md, sixth
+    # round)
     score[2 * q] = 2 * ob + ow
     score[2 * q + 1] = 2 * ow + ob
     regs[_R_MOVER] += _mover_share(black) - _mover_share(old_black)
@@ -1556,7 +1558,9 @@ def _run(  # noqa: PLR0917 - numba takes its arguments by position
                 if q == tt_move:
                     s = 1 << 40
                 else:
-                    # history in 256ths of an ordering point (it runs to 2 ** 14)
+                    # history in 256ths of an ordering point (it runs to 2 ** 14): a
+                    # tie-break (weighed 8 to 64 times more it scored no better against
+                    # Rapfi: bench/README.md, sixth round)
                     s = 64 * s + (history[side * size + q] // 256 if use_history else 0)
                     if params[_P_KILLERS] and q in (killer0, killer1):
                         s += 64 * 12
@@ -2340,6 +2344,20 @@ class GomokuKernel:
         """How many empty cells have the cell pattern ``pattern`` for ``colour``."""
         return int(self._position[_COUNTS][colour * _P4 + pattern])
 
+    def pattern_counts(self, colour: int) -> tuple[list[int], list[int]]:
+        """What the evaluation weighs for ``colour``: over the empty cells, how many of
+        their line patterns have each code (four a cell, :data:`LINE_PATTERNS`) and how
+        many cells have each cell pattern (:data:`CELL_PATTERNS`). The colour's share
+        as the mover is the dot product of these with ``Weights.mover_line`` and
+        ``Weights.mover_cell`` (each weight rounded to a sixteenth), as the other side
+        with ``other_line`` and ``other_cell``: a tuner fits the weights to them."""
+        board, pats = self._position[_BOARD], self._position[_PATS]
+        empty = np.repeat(board == 0, 4)
+        codes = pats[empty] >> 4 if colour else pats[empty] & 15
+        lines = np.bincount(codes, minlength=len(LINE_PATTERNS))
+        cells = self._position[_COUNTS][colour * _P4 : colour * _P4 + len(CELL_PATTERNS)]
+        return [int(n) for n in lines], [int(n) for n in cells]
+
     def cells_with(self, colour: int, low: int, high: int = FIVE) -> int:
         """The empty cells (a mask of the game's cells) whose cell pattern for ``colour``
         is from ``low`` to ``high``."""
@@ -2381,6 +2399,11 @@ class GomokuKernel:
         ``direction`` (0 across, 1 down, 2 and 3 the diagonals)."""
         found = int(self._position[_PATS][4 * self.cell(action) + direction])
         return found >> 4 if colour else found & 15
+
+    def cell_pattern(self, action: int, colour: int) -> int:
+        """The cell pattern of the empty cell ``action`` for ``colour`` (what a stone of
+        ``colour`` would make there, :data:`CELL_PATTERNS`)."""
+        return int(self._position[_CELL4][2 * self.cell(action) + colour])
 
     # ------------------------------------------------------------ searching
 
