@@ -19,13 +19,13 @@ before and after.
     RAPFI=/tmp/rapfi/Rapfi/build/pbrain-rapfi .venv/bin/python bench/gomoku_fit.py \\
         --games 500 --nodes 5000 --data /tmp/fit/positions.jsonl --out /tmp/fit/weights.json
 
-``--data`` keeps the positions (JSON lines: the moves, Rapfi's value and move); a second
-run with the same file and no ``RAPFI`` fits again without playing. ``--order`` also fits
-the move-ordering weights, so that Rapfi's move is the likeliest under a softmax of the
-cells' ordering worths. The weights file is what ``bench/gomoku.py --player kernel --set
-weights=FILE`` plays with. What the fitted weights did against Rapfi: bench/README.md,
-sixth round (the evaluation's error fell by a third, its play did not change; the
-fitted order played worse).
+``--data`` keeps the positions (JSON lines: the game's number, the moves, Rapfi's value
+and move); a second run with the same file and no ``RAPFI`` fits again without playing.
+``--order`` also fits the move-ordering weights, so that Rapfi's move is the likeliest
+under a softmax of the cells' ordering worths. The weights file is what
+``bench/gomoku.py --player kernel --set weights=FILE`` plays with. What the fitted
+weights did against Rapfi: bench/README.md, sixth round (the evaluation's error fell by
+a third, its play did not change; the fitted order played worse).
 """
 
 from __future__ import annotations
@@ -44,8 +44,14 @@ import numpy as np
 import numpy.typing as npt
 
 from gomoku import near_stones  # bench/gomoku.py, beside this file
-from zerosum.games.gomoku import Gomoku
-from zerosum.games.gomoku_kernel import CELL_PATTERNS, LINE_PATTERNS, GomokuKernel, Weights
+from zerosum.games.gomoku import Gomoku, GomokuState
+from zerosum.games.gomoku_kernel import (
+    CELL_PATTERNS,
+    FIVE,
+    LINE_PATTERNS,
+    GomokuKernel,
+    Weights,
+)
 
 RAPFI_SCALE = 200.0
 """Rapfi's scaling factor: its win rate is ``sigmoid(value / 200)`` (``Config::ScalingFactor``)."""
@@ -147,7 +153,7 @@ def collect(command: str, games: int, nodes: int, seed: int, noise: float) -> li
                 move, value = rapfi.search(game, moves)
                 if value is None:
                     break  # a proven result: the rest of the game is forced
-                samples.append({"moves": list(moves), "value": value, "best": move})
+                samples.append({"game": number, "moves": list(moves), "value": value, "best": move})
                 if rng.random() < noise:
                     move = rng.choice(near_stones(game, state))
                 moves.append(move)
@@ -162,18 +168,31 @@ def collect(command: str, games: int, nodes: int, seed: int, noise: float) -> li
     return samples
 
 
+def replay(board: GomokuKernel, game: Gomoku, moves: list[int]) -> GomokuState:
+    """The position after ``moves``, set up on ``board`` too."""
+    state = game.initial_state()
+    for cell in moves:
+        state = game.result(state, cell)
+    board.setup(state)
+    return state
+
+
+def evaluated(board: GomokuKernel) -> bool:
+    """Whether the search evaluates the board's position: not where a five is to make or
+    to block, nor where the pattern counts prove a win."""
+    return not (board.count(0, FIVE) or board.count(1, FIVE) or board.static_win())
+
+
 def features(board: GomokuKernel, game: Gomoku, moves: list[int]) -> npt.NDArray[np.float64] | None:
     """The evaluation's inputs in the position after ``moves`` (the parameter vector's
     order: the mover's line and cell counts, the other side's negated, 1 for tempo), the
     mean of this position's and the previous one's for the same mover; ``None`` where
-    the search would not evaluate (a five to make or to block, a win the counts prove)."""
-    board.setup(game.initial_state())
-    for cell in moves[:-1]:
-        board.play(cell)
+    the search would not evaluate."""
+    replay(board, game, moves[:-1])
     side = len(moves) % 2
     before = counts(board, side)
     board.play(moves[-1])
-    if board.count(0, 12) or board.count(1, 12) or board.static_win():
+    if not evaluated(board):
         return None
     return np.concatenate(((before + counts(board, side)) / 2, [1.0]))
 
@@ -270,43 +289,42 @@ def order_parameters(weights: Weights) -> npt.NDArray[np.float64]:
 
 
 def fit_order(
-    samples: list[dict], board: GomokuKernel, game: Gomoku, steps: int
+    samples: list[dict], held: list[bool], board: GomokuKernel, game: Gomoku, steps: int
 ) -> dict[str, list[int]]:
     """Ordering weights under which Rapfi's move is likeliest (a softmax of the cells'
     worths over the cells within two of a stone, the temperature first fitted to the
-    current weights so that their scale stays), the last fifth of the games held out."""
-    groups: list[npt.NDArray[np.float64]] = []
-    for sample in samples:
+    current weights so that their scale stays), the samples ``held`` held out."""
+    train: list[npt.NDArray[np.float64]] = []
+    test: list[npt.NDArray[np.float64]] = []
+    for sample, held_out in zip(samples, held, strict=True):
         moves, best = sample["moves"], sample.get("best")
-        state = game.initial_state()
-        for cell in moves:
-            state = game.result(state, cell)
-        board.setup(state)
-        if best is None or board.count(0, 12) or board.count(1, 12) or board.static_win():
+        state = replay(board, game, moves)
+        if best is None or not evaluated(board):
             continue
         side = len(moves) % 2
         cells = near_stones(game, state)
         if best not in cells:
             continue
         cells.remove(best)
-        groups.append(np.array([cell_inputs(board, c, side) for c in [best, *cells]]))
-    if len(groups) < 10:
-        raise SystemExit(f"--order: {len(groups)} positions hold Rapfi's move, too few to fit")
-    held_from = int(0.8 * len(groups))
+        rows = np.array([cell_inputs(board, c, side) for c in [best, *cells]])
+        (test if held_out else train).append(rows)
+    if len(train) < 10 or not test:
+        raise SystemExit(f"--order: {len(train)} positions hold Rapfi's move, too few to fit")
     theta0 = order_parameters(Weights())
 
-    def loss(theta: npt.NDArray[np.float64], temperature: float, part: slice) -> float:
+    def loss(
+        theta: npt.NDArray[np.float64], temperature: float, groups: list[npt.NDArray[np.float64]]
+    ) -> float:
         total = 0.0
-        for rows in groups[part]:
+        for rows in groups:
             s = rows @ theta / temperature
             total += float(np.log(np.sum(np.exp(s - s.max()))) + s.max() - s[0])
-        return total / len(groups[part])
+        return total / len(groups)
 
-    train = slice(0, held_from)
     temperature = min((10 * 1.1**i for i in range(60)), key=lambda t: loss(theta0, t, train))
-    stacked = np.concatenate(groups[train])
-    owners = np.concatenate([np.full(len(rows), i) for i, rows in enumerate(groups[train])])
-    firsts = np.cumsum([0] + [len(rows) for rows in groups[train]])[:-1]
+    stacked = np.concatenate(train)
+    owners = np.concatenate([np.full(len(rows), i) for i, rows in enumerate(train)])
+    firsts = np.cumsum([0] + [len(rows) for rows in train])[:-1]
     theta = theta0.copy()
     adam = Adam(len(theta), 0.2)
     for _ in range(steps):
@@ -316,11 +334,10 @@ def fit_order(
         grad = (stacked.T @ q - stacked[firsts].sum(axis=0)) / temperature / len(firsts)
         # ordering worths stay at 0 or more (the kernel packs them unsigned)
         theta = np.maximum(theta - adam.step(grad), 0.0)
-    held = slice(held_from, len(groups))
-    print(f"ordering: {held_from} positions fitted, {len(groups) - held_from} held out")
+    print(f"ordering: {len(train)} positions fitted, {len(test)} held out")
     print(f"T = {temperature:.1f}; log loss of Rapfi's move (fitted, held out):")
     for label, t in (("now", theta0), ("fitted", theta)):
-        print(f"   {label}: {loss(t, temperature, train):.4f}, {loss(t, temperature, held):.4f}")
+        print(f"   {label}: {loss(t, temperature, train):.4f}, {loss(t, temperature, test):.4f}")
     line = [round(float(w)) for w in theta[: len(LINE_PATTERNS)]]
     cell = [round(float(w)) for w in theta[len(LINE_PATTERNS) :]]
     print(f"order_line: {line}\norder_cell: {cell}")
@@ -358,22 +375,21 @@ def main() -> None:
             args.data.write_text("".join(json.dumps(s) + "\n" for s in samples))
     game = Gomoku(15)
     board = GomokuKernel(game, table_bits=10)
-    rows, targets, games = [], [], []
-    game_number = -1
-    for sample in samples:
-        moves = sample["moves"]
-        if len(moves) == 3:
-            game_number += 1
-        row = features(board, game, moves)
+    # the last fifth of the games held out: positions of one game are alike
+    last = max(sample["game"] for sample in samples)
+    held = [sample["game"] >= 0.8 * (last + 1) for sample in samples]
+    rows, targets, held_rows = [], [], []
+    for sample, held_out in zip(samples, held, strict=True):
+        row = features(board, game, sample["moves"])
         if row is None:
             continue
         rows.append(row)
         targets.append(1.0 / (1.0 + math.exp(-sample["value"] / RAPFI_SCALE)))
-        games.append(game_number)
+        held_rows.append(held_out)
     x = np.array(rows)
     p = np.array(targets)
-    held_out = np.array(games) >= 0.8 * (game_number + 1)
-    train, test = ~held_out, held_out
+    test = np.array(held_rows)
+    train = ~test
     theta0 = parameters(Weights())
     scale = best_scale(x[train], p[train], theta0)
     theta = fit(x[train], p[train], theta0, scale=scale, ridge=args.ridge, steps=args.steps)
@@ -395,7 +411,7 @@ def main() -> None:
     result["tempo"] = round(float(theta[at]))
     print(f"tempo: {result['tempo']}")
     if args.order:
-        result.update(fit_order(samples, board, game, args.steps))
+        result.update(fit_order(samples, held, board, game, args.steps))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1) + "\n")
 

@@ -145,15 +145,16 @@ def test_pattern_counts_are_what_the_evaluation_weighs(rule: str) -> None:
         board.setup(state)
         black_mover, white_mover, black_other, white_other = board.evaluation()
         totals = ((0, black_mover, black_other), (1, white_mover, white_other))
+        mask = board.empty_cells()
+        empty = [a for a in range(game.cells) if mask >> a & 1]
         for colour, as_mover, as_other in totals:
             lines, cells = board.pattern_counts(colour)
             by_line = [0] * len(k.LINE_PATTERNS)
             by_cell = [0] * len(k.CELL_PATTERNS)
-            for a in range(game.cells):
-                if board.empty_cells() >> a & 1:
-                    by_cell[board.cell_pattern(a, colour)] += 1
-                    for d in range(4):
-                        by_line[board.line_pattern(a, colour, d)] += 1
+            for a in empty:
+                by_cell[board.cell_pattern(a, colour)] += 1
+                for d in range(4):
+                    by_line[board.line_pattern(a, colour, d)] += 1
             assert (lines, cells) == (by_line, by_cell)
             for total, line_weights, cell_weights in (
                 (as_mover, weights.mover_line, weights.mover_cell),
