@@ -433,6 +433,21 @@ def rapfi(nodes: int = 0, time: float = 60.0, name: str = "rapfi") -> GomocupAge
     return RapfiAgent([command], time=time, info=info, name=name)
 
 
+def other_rapfi(
+    nodes: int = 0, time: float = 60.0, name: str = "other", **environment: object
+) -> GomocupAgent:
+    """Another Rapfi executable, the one ``RAPFI_OTHER`` names (a build of one's own,
+    changed to measure what a part of its search is worth), one thread, at most
+    ``nodes`` a move and ``time`` seconds, run with ``environment`` added to its
+    environment (the switches such a build reads, ``ABL=1``)."""
+    command = os.environ.get("RAPFI_OTHER")
+    if not command:
+        raise ValueError("set RAPFI_OTHER to the path of the other Rapfi executable")
+    words = ["env", *(f"{key}={value}" for key, value in environment.items()), command]
+    info = [("thread_num", 1)] + ([("max_node", nodes)] if nodes else [])
+    return RapfiAgent(words, time=time, info=info, name=name)
+
+
 # ---------------------------------------------------------------- 1. speed
 
 
@@ -748,10 +763,16 @@ def matches(games: int, seconds: float, workers: int | None, folder: Path | None
 def player_spec(player: str, budget: str, options: list[str], label: str = "zerosum") -> str:
     """The agent spec of our side: ``player`` ``engine`` (what users get: the compiled
     engine when numba is in, else the pure one; ``options`` are engine options),
-    ``pure`` (the pure engine) or ``kernel`` (the compiled one, ``options`` changing its
-    numbers), at ``budget`` nodes (``20000``) or seconds (``1s``) a move."""
+    ``pure`` (the pure engine), ``kernel`` (the compiled one, ``options`` changing its
+    numbers) or ``rapfi`` (another Rapfi build, :func:`other_rapfi`, ``options`` its
+    environment), at ``budget`` nodes (``20000``) or seconds (``1s``) a move."""
     limit = f"time={float(budget[:-1]):g}" if budget.endswith("s") else f"nodes={int(budget)}"
-    kind = {"engine": "engine", "pure": "gomoku.pure_player", "kernel": "gomoku.kernel_player"}
+    kind = {
+        "engine": "engine",
+        "pure": "gomoku.pure_player",
+        "kernel": "gomoku.kernel_player",
+        "rapfi": "gomoku.other_rapfi",
+    }
     return ",".join((f"{kind[player]}:{limit},name={label}-{budget}", *options))
 
 
@@ -767,7 +788,7 @@ def versus_rapfi(
     player: str = "engine",
 ) -> None:
     ours, _, theirs = pairing.partition(":")
-    engine = player_spec(player, ours, options)
+    engine = player_spec(player, ours, options, "other" if player == "rapfi" else "zerosum")
     opponent = f"gomoku.rapfi:nodes={int(theirs)},name=rapfi-{int(theirs)}"
     duel(
         engine,
@@ -899,10 +920,11 @@ def main() -> None:
     )
     parser.add_argument(
         "--player",
-        choices=("engine", "pure", "kernel"),
+        choices=("engine", "pure", "kernel", "rapfi"),
         default="engine",
         help="rapfi: our side, the engine users get (compiled when numba is in), the pure "
-        "engine, or the compiled one with --set changing its numbers",
+        "engine, the compiled one with --set changing its numbers, or another Rapfi build "
+        "(RAPFI_OTHER) with --set adding to its environment",
     )
     parser.add_argument(
         "--against",

@@ -369,6 +369,16 @@ def test_vct_in_the_search_and_at_the_root() -> None:
         assert engine.search(quiet, Limits(nodes=nodes)).stats.nodes <= nodes
 
 
+QUIET_MOVE_COUNTS = {
+    "move_count_all": 0,
+    "move_count_power": 200,
+    "move_count_depth": 6,
+    "history_weight": 1,
+}
+"""The kernel's move-count pruning before Rapfi's rule: only quiet moves (no three made
+or stopped) past 3 + d ** 2 moves, to depth 6, the history a tie-break in the order."""
+
+
 @needs_numba
 def test_root_moves_left_out_and_the_chosen_move_tested() -> None:
     """Root moves the kernel is told to leave out are not played while others remain;
@@ -387,12 +397,14 @@ def test_root_moves_left_out_and_the_chosen_move_tested() -> None:
     assert result.best_move not in (None, first)
     engine.kernel.exclude([])
     weights = Weights()
-    weights.search.update(root_check=25)
+    weights.search.update(root_check=25, **QUIET_MOVE_COUNTS)
     checked = KernelEngine(game, weights=weights)
-    plain = KernelEngine(game)
+    quiet = Weights()
+    quiet.search.update(QUIET_MOVE_COUNTS)
+    plain = KernelEngine(game, weights=quiet)
     board = kernel(game)
-    # middle games of matches against Rapfi where the plain search's move lets the
-    # opponent win by threes and fours
+    # middle games of matches against Rapfi where the plain search's move (under the
+    # quiet move counts it had then) lets the opponent win by threes and fours
     for moves in (
         "e11 h8 k10 f5 j11 h7 h9 g8 i8 g7 l9 i12 g10 j7",
         "j5 j7 e8 k6 l5 i6 l6 i5 k7 j8 i8 h6 l4 l3",
@@ -570,6 +582,60 @@ def test_plain_search_agrees_with_textbook_alpha_beta(rule: str) -> None:
             assert searched.value == expected, (game.format_state(state), depth)
             wins += abs(expected) > 20_000
     assert wins >= 3
+
+
+MOVE_COUNTS = {
+    "every move past 3 + d ** 1.32, the history weighed (the default)": {},
+    "quiet moves past 3 + d ** 2 to depth 6, the history a tie-break": QUIET_MOVE_COUNTS,
+}
+"""The move-count pruning's two rules: Rapfi's (every late move, at every depth) and the
+one before it."""
+
+
+@needs_numba
+@pytest.mark.parametrize("rule", MOVE_COUNTS)
+def test_move_count_pruning_proves_only_real_wins(rule: str) -> None:
+    """Under either move-count rule the search leaves the board as it found it, the two
+    rules search different trees, and every win or loss the search claims in ``n`` plies
+    is one: the plain search (the textbook alpha-beta's values, test above) to depth
+    ``n`` finds it too."""
+    from zerosum.games.gomoku_kernel import MATE
+
+    game = Gomoku(7)
+    board = kernel(game, **MOVE_COUNTS[rule])
+    other = kernel(game, **next(v for k, v in MOVE_COUNTS.items() if k != rule))
+    plain = kernel(game, **PLAIN)
+    rng = random.Random(31)
+    positions = [
+        game.parse_state("c4 a1 d4 a7 e4 g1"),
+        game.parse_state("c4 a1 d4 a7 e4 g1 f4"),
+    ] + [random_position(game, rng, 4, 16) for _ in range(16)]
+    proven = differ = 0
+    for state in positions:
+        for depth in (3, 4, 5, 6):
+            for searcher in (board, other):
+                searcher.setup(state)
+                searcher.clear()
+                key = searcher.key
+                searcher.start(depth)
+                assert searcher.resume()
+                assert searcher.key == key
+            differ += board.nodes != other.nodes
+            value = board.value
+            if MATE - abs(value) > 7:  # not a proven result, or a long one
+                continue
+            plies = MATE - abs(value)
+            plain.setup(state)
+            plain.clear()
+            plain.start(plies)
+            assert plain.resume()
+            if value > 0:
+                assert plain.value >= MATE - plies, (game.format_state(state), depth, value)
+            else:
+                assert plain.value <= plies - MATE, (game.format_state(state), depth, value)
+            proven += 1
+    assert differ >= 10
+    assert proven >= 5
 
 
 @needs_numba
