@@ -232,7 +232,7 @@ def _default_search() -> dict[str, int]:
         "futility_margin": 60,
         "lmr": 1,
         "lmr_scale": 100,
-        "move_count_depth": 63,
+        "move_count_depth": 63,  # every depth the count table holds
         "qvcf_plain_fours": 1,
         "qvcf_limit": 24,
         "forced_extension": 1,
@@ -247,8 +247,9 @@ def _default_search() -> dict[str, int]:
         "move_count_base": 3,
         "move_count_scale": 100,
         # Rapfi's counts, 3 + d ** 1.32 at every depth, threats too, with the history
-        # weighed 16 times a tie-break: 56.2% against Rapfi at 20,000 nodes each where
-        # 3 + d ** 2 to depth 6 for quiet moves scored 40.7% (bench/README.md, seventh round)
+        # weighed 16 times what a tie-break had: 49.6% against Rapfi at 20,000 nodes each
+        # on 562 games where 3 + d ** 2 to depth 6 for quiet moves and the tie-break scored
+        # 40.7%, and neither change alone helped (bench/README.md, seventh round)
         "move_count_power": 132,
         "trivial_depth": 0,
         # the three below together: 46.0% against Rapfi at 20,000 nodes each on 162
