@@ -423,29 +423,35 @@ class RapfiAgent(GomocupAgent):
         return super().choose(game, state)
 
 
-def rapfi(nodes: int = 0, time: float = 60.0, name: str = "rapfi") -> GomocupAgent:
-    """Rapfi (the executable ``RAPFI`` names) as a Gomocup agent, one thread, at most
-    ``nodes`` a move (0: no node limit) and ``time`` seconds a move."""
-    command = os.environ.get("RAPFI")
+def rapfi_agent(
+    variable: str, nodes: int, time: float, name: str, environment: Mapping[str, object]
+) -> GomocupAgent:
+    """The Rapfi executable the environment variable ``variable`` names as a Gomocup
+    agent, one thread, at most ``nodes`` a move (0: no node limit) and ``time`` seconds
+    a move, run with ``environment`` added to its environment."""
+    command = os.environ.get(variable)
     if not command:
-        raise ValueError("set RAPFI to the path of a Rapfi executable to play it")
+        raise ValueError(f"set {variable} to the path of a Rapfi executable to play it")
+    settings = [f"{key}={value}" for key, value in environment.items()]
+    words = ["env", *settings, command] if settings else [command]
     info = [("thread_num", 1)] + ([("max_node", nodes)] if nodes else [])
-    return RapfiAgent([command], time=time, info=info, name=name)
+    return RapfiAgent(words, time=time, info=info, name=name)
+
+
+def rapfi(nodes: int = 0, time: float = 60.0, name: str = "rapfi") -> GomocupAgent:
+    """Rapfi (the executable ``RAPFI`` names), one thread, at most ``nodes`` a move (0:
+    no node limit) and ``time`` seconds a move."""
+    return rapfi_agent("RAPFI", nodes, time, name, {})
 
 
 def other_rapfi(
     nodes: int = 0, time: float = 60.0, name: str = "other", **environment: object
 ) -> GomocupAgent:
     """Another Rapfi executable, the one ``RAPFI_OTHER`` names (a build of one's own,
-    changed to measure what a part of its search is worth), one thread, at most
-    ``nodes`` a move and ``time`` seconds, run with ``environment`` added to its
-    environment (the switches such a build reads, ``ABL=1``)."""
-    command = os.environ.get("RAPFI_OTHER")
-    if not command:
-        raise ValueError("set RAPFI_OTHER to the path of the other Rapfi executable")
-    words = ["env", *(f"{key}={value}" for key, value in environment.items()), command]
-    info = [("thread_num", 1)] + ([("max_node", nodes)] if nodes else [])
-    return RapfiAgent(words, time=time, info=info, name=name)
+    changed to measure what a part of its search is worth), as :func:`rapfi`, run with
+    ``environment`` added to its environment (the switches such a build reads,
+    ``ABL=1``)."""
+    return rapfi_agent("RAPFI_OTHER", nodes, time, name, environment)
 
 
 # ---------------------------------------------------------------- 1. speed

@@ -1655,6 +1655,7 @@ def _run(  # noqa: PLR0917 - numba takes its arguments by position
         depth = frame[_F_DEPTH]
         pv = frame[_F_PV]
         list_kind = frame[_F_LIST]
+        every = params[_P_MOVE_COUNT_ALL]
         chosen = -1
         while index < count:
             # the best of the rest, by selection: most nodes cut after a few moves
@@ -1673,7 +1674,6 @@ def _run(  # noqa: PLR0917 - numba takes its arguments by position
                 break
             tried = frame[_F_TRIED] + 1
             frame[_F_TRIED] = tried
-            every = params[_P_MOVE_COUNT_ALL]
             if (
                 sp > 0
                 and (list_kind == _ALL or (every and list_kind == _DEFENCE))
