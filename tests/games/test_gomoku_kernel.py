@@ -584,26 +584,33 @@ def test_plain_search_agrees_with_textbook_alpha_beta(rule: str) -> None:
     assert wins >= 3
 
 
-MOVE_COUNTS = {
-    "every move past 3 + d ** 1.32, the history weighed (the default)": {},
-    "quiet moves past 3 + d ** 2 to depth 6, the history a tie-break": QUIET_MOVE_COUNTS,
+SELECTIVE_RULES = {
+    "every move past 3 + d ** 1.32, the history weighed, the table's bounds (the default)": (
+        {},
+        QUIET_MOVE_COUNTS,
+    ),
+    "quiet moves past 3 + d ** 2 to depth 6, the history a tie-break": (QUIET_MOVE_COUNTS, {}),
+    "razoring and futility on the static value alone": ({"tt_eval": 0}, {}),
 }
-"""The move-count pruning's two rules: Rapfi's (every late move, at every depth) and the
-one before it."""
+"""Settings of the kernel's selective search, each with the one its tree is compared
+with: the default (Rapfi's move-count rule, the history in the order, the table's bounds
+on a position's value trusted over its static value in razoring and futility), the
+move-count rule before it, and the static value alone."""
 
 
 @needs_numba
-@pytest.mark.parametrize("rule", MOVE_COUNTS)
-def test_move_count_pruning_proves_only_real_wins(rule: str) -> None:
-    """Under either move-count rule the search leaves the board as it found it, the two
-    rules search different trees, and every win or loss the search claims in ``n`` plies
-    is one: the plain search (the textbook alpha-beta's values, test above) to depth
-    ``n`` finds it too."""
+@pytest.mark.parametrize("rule", SELECTIVE_RULES)
+def test_selective_search_proves_only_real_wins(rule: str) -> None:
+    """Under each setting of the selective search the search leaves the board as it found
+    it, acts (its trees differ from the other setting's), and every win or loss it claims
+    in ``n`` plies is one: the plain search (the textbook alpha-beta's values, test above)
+    to depth ``n`` finds it too."""
     from zerosum.games.gomoku_kernel import MATE
 
     game = Gomoku(7)
-    board = kernel(game, **MOVE_COUNTS[rule])
-    other = kernel(game, **next(v for k, v in MOVE_COUNTS.items() if k != rule))
+    settings, compared = SELECTIVE_RULES[rule]
+    board = kernel(game, **settings)
+    other = kernel(game, **compared)
     rng = random.Random(31)
     positions = [
         game.parse_state("c4 a1 d4 a7 e4 g1"),
