@@ -461,7 +461,9 @@ def speed(seconds: float, count: int) -> None:
     """Each engine's depth and nodes a CPU second on the mid-game positions: ours (the
     compiled engine when numba is in, and the pure one) searching ``seconds`` of wall
     clock each, their CPU time measured; Rapfi (with ``RAPFI``) searching as many nodes
-    as the compiled engine did, its CPU time less that of its start."""
+    as the compiled engine did, its CPU time less that of its start. An engine's rate is
+    its nodes over its CPU seconds on all the positions together: a mean of the
+    positions' rates would be ruled by one that a search ends in no measurable time."""
     game = Gomoku(15)
     engines: list[tuple[str, Any]] = [("pure", Engine)]
     if game.compiled_engine() is not None:
@@ -477,7 +479,7 @@ def speed(seconds: float, count: int) -> None:
         f"   {'position':<9} {'engine':<9} {'depth':>5} {'seldepth':>8} {'nodes':>9} "
         f"{'CPU s':>6} {'nodes/s':>9}"
     )
-    rates: dict[str, list[float]] = {}
+    work: dict[str, list[float]] = {}
     depths: dict[str, list[int]] = {}
     start_cpu = rapfi_start_cpu(command) if command else 0.0
     for index, moves in enumerate(MIDGAME[:count], start=1):
@@ -493,34 +495,37 @@ def speed(seconds: float, count: int) -> None:
             stats = result.stats
             budget = budget or stats.nodes
             line = (label, stats.depth, stats.seldepth, stats.nodes, cpu)
-            speed_row(index, line, rates, depths)
+            speed_row(index, line, work, depths)
         if command:
             depth, seldepth, cpu = rapfi_search(command, game, moves, budget)
             speed_row(
-                index, ("Rapfi", depth, seldepth, budget, max(cpu - start_cpu, 1e-6)), rates, depths
+                index, ("Rapfi", depth, seldepth, budget, max(cpu - start_cpu, 0.0)), work, depths
             )
-    for label, values in rates.items():
+    rates = {label: nodes / max(cpu, 1e-6) for label, (nodes, cpu) in work.items()}
+    for label, rate in rates.items():
         print(
             f"   {label}: mean depth {statistics.mean(depths[label]):.1f} (min "
-            f"{min(depths[label])}), {statistics.mean(values):,.0f} nodes a CPU second"
+            f"{min(depths[label])}), {rate:,.0f} nodes a CPU second"
         )
     if "Rapfi" in rates:
-        theirs = statistics.mean(rates["Rapfi"])
         for label in ("compiled", "pure"):
             if label in rates:
-                print(f"   {label} / Rapfi: {statistics.mean(rates[label]) / theirs:.3f}")
+                print(f"   {label} / Rapfi: {rates[label] / rates['Rapfi']:.3f}")
 
 
 def speed_row(
     index: int,
     line: tuple[str, int, int, int, float],
-    rates: dict[str, list[float]],
+    work: dict[str, list[float]],
     depths: dict[str, list[int]],
 ) -> None:
-    """Print one engine's search of one position and keep its rate and depth."""
+    """Print one engine's search of one position and add its nodes and CPU seconds to
+    the engine's totals in ``work``, its depth to ``depths``."""
     label, depth, seldepth, nodes, cpu = line
     rate = nodes / cpu if cpu > 0 else 0.0
-    rates.setdefault(label, []).append(rate)
+    totals = work.setdefault(label, [0.0, 0.0])
+    totals[0] += nodes
+    totals[1] += cpu
     depths.setdefault(label, []).append(depth)
     print(
         f"   {index:<9} {label:<9} {depth:>5} {seldepth:>8} {nodes:>9} {cpu:>6.2f} {rate:>9.0f}",
