@@ -268,8 +268,8 @@ def _default_search() -> dict[str, int]:
         "move_count_all": 1,
         # 1: razoring and futility judge a position by its table value where the table
         # bounds the true value beyond the static one (Rapfi's "TT value as a better
-        # eval"): 49.8% against Rapfi at 20,000 nodes each over 962 games where the
-        # static value alone scored 47.6% (bench/README.md, eighth round)
+        # eval"): 49.6% against Rapfi at 20,000 nodes each over 1,162 games where the
+        # static value alone scored 47.8% (bench/README.md, eighth round)
         "tt_eval": 1,
         "rapfi_count": 0,  # count nodes as Rapfi does (1): see the module's docstring
     }
