@@ -1704,13 +1704,12 @@ def _run(  # noqa: PLR0917 - numba takes its arguments by position
                     # every later move would go the same way: drop them all now rather
                     # than select each (lists of quiet moves run to 90 cells)
                     kept = index
-                    for k in range(index, count):
-                        c = keys_out[sp, k] & 4095
-                        if not every and (
-                            cell4[2 * c + side] >= THREE or cell4[2 * c + 1 - side] >= THREE
-                        ):
-                            keys_out[sp, kept] = keys_out[sp, k]
-                            kept += 1
+                    if not every:  # the threats among them stay
+                        for k in range(index, count):
+                            c = keys_out[sp, k] & 4095
+                            if cell4[2 * c + side] >= THREE or cell4[2 * c + 1 - side] >= THREE:
+                                keys_out[sp, kept] = keys_out[sp, k]
+                                kept += 1
                     frame[_F_TRIED] = tried + count - kept
                     count = kept
                     frame[_F_COUNT] = count
