@@ -39,6 +39,17 @@ Run from the project root with the project's venv::
    rapfi_count=1`` counts nodes as Rapfi does, for budgets equal on both sides); each pairing
    prints the score with its Elo interval and each side's seconds a move (wall time,
    the agent's round trip included for Rapfi).
+6. **Versions** (``--only versions``): the compiled engine with ``--set`` changing its
+   numbers against the default one (``--against kernel``) or the pure engine, on the same
+   openings, as a change proves itself against the version before it.
+
+``--sprt elo0=0 elo1=15`` (and ``alpha``, ``beta``, ``model``, as ``zerosum match --sprt``
+takes them) stops a Rapfi or versions match once the sequential test on the pentanomial
+counts of its game pairs decides, ``--games`` being the most it plays, and prints the
+test's verdict under the score::
+
+    .venv/bin/python bench/gomoku.py --only versions --set defence_extension=2 \
+        --versus 20000:20000 --games 4000 --sprt elo0=0 elo1=15 --workers 2
 """
 
 from __future__ import annotations
@@ -61,6 +72,8 @@ from zerosum.arena import (
     Event,
     adjudications,
     match_estimate,
+    match_pairs,
+    match_sprt,
     run_event,
     tally,
 )
@@ -68,7 +81,7 @@ from zerosum.game import WIN_THRESHOLD
 from zerosum.games.gomoku import Gomoku
 from zerosum.games.gomoku_threats import vcf
 from zerosum.protocols.gomocup import GomocupAgent, GomocupBrain
-from zerosum.ratings import format_elo
+from zerosum.ratings import SprtSettings, format_elo
 from zerosum.search.engine import Engine, Limits
 from zerosum.search.reference import negamax_alphabeta
 
@@ -797,7 +810,11 @@ def versus_rapfi(
     kind: str,
     seed: int = 23,
     player: str = "engine",
+    sprt: SprtSettings | None = None,
 ) -> None:
+    """Our ``player`` (see :func:`player_spec`, ``options`` its changes) against Rapfi, at
+    the budgets of ``pairing`` (``20000:1000``: our nodes or seconds, Rapfi's nodes), on
+    the openings of ``kind``; under ``sprt``, stopped once the test decides."""
     ours, _, theirs = pairing.partition(":")
     engine = player_spec(player, ours, options, "other" if player == "rapfi" else "zerosum")
     opponent = f"gomoku.rapfi:nodes={int(theirs)},name=rapfi-{int(theirs)}"
@@ -810,6 +827,7 @@ def versus_rapfi(
         label=f"rapfi-{ours}-{theirs}",
         kind=kind,
         seed=seed,
+        sprt=sprt,
     )
 
 
@@ -823,11 +841,12 @@ def versions(
     against: str,
     kind: str,
     seed: int = 23,
+    sprt: SprtSettings | None = None,
 ) -> None:
     """The compiled engine with ``options`` (its numbers changed) against the default one
     (``against`` ``kernel``) or the pure engine (``pure``), each at its budget of
     ``pairing`` (``20000:20000``), on the openings of ``kind`` (random ones from
-    ``seed``)."""
+    ``seed``); under ``sprt``, stopped once the test decides."""
     first, _, second = pairing.partition(":")
     engine = player_spec("kernel", first, options, "changed" if options else "kernel")
     opponent = player_spec(against, second, [], against)
@@ -840,6 +859,7 @@ def versions(
         label=f"versions-{first}-{second}",
         kind=kind,
         seed=seed,
+        sprt=sprt,
     )
 
 
@@ -864,10 +884,12 @@ def duel(
     label: str,
     kind: str,
     seed: int = 23,
+    sprt: SprtSettings | None = None,
 ) -> None:
     """``games`` games of ``engine`` (ours, seat 0) against ``opponent``: each opening
     (of ``kind``, random ones from ``seed``) played with both colours; the score with its
-    Elo interval, seconds a move."""
+    Elo interval, seconds a move. Under ``sprt`` the match stops (the games running
+    finished) once the test on its game pairs decides, and prints the verdict."""
     event = Event(
         "match",
         "gomoku",
@@ -876,6 +898,7 @@ def duel(
         openings=chosen_openings(kind, (games + 1) // 2, seed),
         seed=23,
         time_margin=1.0,
+        sprt=None if sprt is None else sprt.describe(),
     )
     start = time.perf_counter()
     print(f"   {engine} vs {opponent}: ", end="", flush=True)
@@ -887,7 +910,8 @@ def duel(
     output = None if folder is None else folder / f"{label}.jsonl"
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
-    records = run_event(event, output=output, workers=workers, progress=progress)
+    decided = None if sprt is None else (lambda done: match_sprt(done, sprt).decision is not None)
+    records = run_event(event, output=output, workers=workers, progress=progress, stop=decided)
     estimate = match_estimate(records)
     seconds = [0.0, 0.0]
     moves = [0, 0]
@@ -904,6 +928,14 @@ def duel(
         f"{seconds[0] / max(moves[0], 1):.3f} ours, {seconds[1] / max(moves[1], 1):.4f} theirs; "
         f"{time.perf_counter() - start:.0f} s"
     )
+    if sprt is not None:
+        result = match_sprt(records, sprt)
+        pairs = match_pairs(records)
+        verdict = result.decision or f"no decision within {games} games"
+        print(f"   pairs by our points: {pairs.describe()}")
+        print(
+            f"   SPRT {sprt.describe()}: {result.describe()} after {pairs.pairs} pairs: {verdict}"
+        )
     unusual = adjudications(records)
     if unusual:
         print(f"   adjudicated: {dict(unusual)}")
@@ -960,7 +992,21 @@ def main() -> None:
     parser.add_argument(
         "--records", type=Path, help="a folder for each match's games (JSON lines, new files)"
     )
+    parser.add_argument(
+        "--sprt",
+        nargs="+",
+        metavar="NAME=VALUE",
+        help="rapfi, versions: stop each match once an SPRT on its game pairs decides "
+        "(elo0=0 elo1=15 [alpha=0.05] [beta=0.05] [model=logistic|normalized]); --games "
+        "is then the most it plays",
+    )
     args = parser.parse_args()
+    sprt = None
+    if args.sprt is not None:
+        try:
+            sprt = SprtSettings.parse(" ".join(args.sprt))
+        except ValueError as error:
+            parser.error(f"--sprt: {error}")
     quick = args.quick
     # the matches name their opponents as gomoku.<Class>: this file, importable by name
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -988,6 +1034,7 @@ def main() -> None:
                     kind=args.openings,
                     seed=args.seed,
                     player=args.player,
+                    sprt=sprt,
                 )
         else:
             print("\n5. against Rapfi: skipped (set RAPFI to the path of a Rapfi executable)")
@@ -1005,6 +1052,7 @@ def main() -> None:
                 against=args.against,
                 kind=args.openings,
                 seed=args.seed,
+                sprt=sprt,
             )
 
 
