@@ -71,6 +71,7 @@ from typing import Any, TextIO, cast
 from zerosum.arena import (
     Event,
     adjudications,
+    describe_match_sprt,
     match_estimate,
     match_pairs,
     match_sprt,
@@ -929,13 +930,8 @@ def duel(
         f"{time.perf_counter() - start:.0f} s"
     )
     if sprt is not None:
-        result = match_sprt(records, sprt)
-        pairs = match_pairs(records)
-        verdict = result.decision or f"no decision within {games} games"
-        print(f"   pairs by our points: {pairs.describe()}")
-        print(
-            f"   SPRT {sprt.describe()}: {result.describe()} after {pairs.pairs} pairs: {verdict}"
-        )
+        print(f"   pairs by our points: {match_pairs(records).describe()}")
+        print(f"   {describe_match_sprt(records, sprt, games)}")
     unusual = adjudications(records)
     if unusual:
         print(f"   adjudicated: {dict(unusual)}")

@@ -147,6 +147,7 @@ __all__ = [
     "balanced_openings",
     "crosstable",
     "derive_seed",
+    "describe_match_sprt",
     "describe_opening",
     "epd_to_fen",
     "load_openings",
@@ -1483,3 +1484,13 @@ def match_sprt(records: Sequence[GameRecord], settings: SprtSettings) -> SprtRes
     """The SPRT of ``settings`` for agent 0 against agent 1 of a match, on the
     pentanomial counts of its complete pairs (:func:`match_pairs`)."""
     return sprt(match_pairs(records).counts, settings)
+
+
+def describe_match_sprt(records: Sequence[GameRecord], settings: SprtSettings, games: int) -> str:
+    """The SPRT's line for a match of at most ``games`` games: ``SPRT elo0=0 elo1=5 ...:
+    LLR 2.98 (-2.94, 2.94) after 12 pairs: H1 accepted`` (or ``no decision within 200
+    games``)."""
+    result = match_sprt(records, settings)
+    verdict = result.decision or f"no decision within {games} games"
+    pairs = match_pairs(records).pairs
+    return f"SPRT {settings.describe()}: {result.describe()} after {pairs} pairs: {verdict}"

@@ -430,13 +430,8 @@ def run_match(args: argparse.Namespace) -> None:
         if settings is not None:
             print(f"draw ratio: {estimate.draw_ratio:.1%}")
     if settings is not None:
-        pairs = arena.match_pairs(records)
-        result = arena.match_sprt(records, settings)
-        print(f"pairs by {first}'s points: {pairs.describe()}")
-        verdict = result.decision or f"no decision within {event.games} games"
-        print(
-            f"SPRT {settings.describe()}: {result.describe()} after {pairs.pairs} pairs: {verdict}"
-        )
+        print(f"pairs by {first}'s points: {arena.match_pairs(records).describe()}")
+        print(arena.describe_match_sprt(records, settings, event.games))
     if len(event.openings) > 1 or args.per_opening:
         print(_per_opening(event, records))
     note = _adjudicated(records)
