@@ -1,11 +1,13 @@
 """Shared helpers: the external test data, hypothesis strategies for game trees, an
-independent minimax, and observers and wrappers for watching the textbook searches."""
+independent minimax, observers and wrappers for watching the textbook searches, and the
+retry that timing checks of limits need on a loaded machine."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import gc
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from hypothesis import strategies as st
@@ -26,6 +28,36 @@ def shared_data(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"external test data {path} is absent (see ../shared/data/README.md)")
     return path
+
+
+Measured = TypeVar("Measured")
+
+TIMING_TRIES = 3
+"""How many times :func:`on_time` runs a timed check before it gives up."""
+
+
+def on_time(attempt: Callable[[], tuple[float, Measured]], within: float) -> tuple[float, Measured]:
+    """Run ``attempt`` (which returns a delay in seconds and what it measured) until its
+    delay is under ``within``, at most :data:`TIMING_TRIES` times, and return the first
+    attempt on time, or else the least late one.
+
+    A search that keeps its time limit or stop signal is late only when the machine
+    stalls the whole process: a full garbage collection of this test process's heap
+    (a tenth of a second once the earlier tests have built their tables), or a burst of
+    another process on a two-core machine, which cost one CI run a 40 ms search 350 ms.
+    A search that ignores its limit is late every time, so a check that passes when one
+    of a few tries is on time still fails it. Each try starts after a collection, so
+    that the debt of the earlier tests is not paid inside the timed search."""
+    best: tuple[float, Measured] | None = None
+    for _ in range(TIMING_TRIES):
+        gc.collect()
+        delay, measured = attempt()
+        if delay < within:
+            return delay, measured
+        if best is None or delay < best[0]:
+            best = (delay, measured)
+    assert best is not None
+    return best
 
 
 @pytest.fixture(autouse=True)

@@ -13,13 +13,14 @@ import random
 import threading
 import time
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Bare, minimax_value, trees
+from conftest import Bare, minimax_value, on_time, trees
 from zerosum.game import WIN, MissingCapabilityError
 from zerosum.games.connect4 import Connect4
 from zerosum.games.mnk import MNKGame, tictactoe
@@ -726,10 +727,34 @@ def test_a_legal_move_even_when_stopped_during_depth_one() -> None:
     assert result.best_move == BIG.ordered_actions(0)[0]
 
 
-def test_time_limit() -> None:
+def timed_search(game: Any, limits: Limits) -> tuple[float, Any]:
+    """Search ``game`` from state 0 within ``limits`` with a new engine; return the
+    seconds it took, and its result."""
     start = time.perf_counter()
-    result = Engine(BIG).search(0, Limits(time=0.1))
-    elapsed = time.perf_counter() - start
+    result = Engine(game).search(0, limits)
+    return time.perf_counter() - start, result
+
+
+def stop_delay(game: Any, after: float, wait: float) -> tuple[float, list[Any]]:
+    """Search ``game`` from state 0 in a thread with only a stop signal, set ``after``
+    seconds in; return the seconds from the signal to the search's return (waiting at
+    most ``wait``), and what the search returned."""
+    stop = threading.Event()
+    found: list[Any] = []
+    thread = threading.Thread(
+        target=lambda: found.append(Engine(game).search(0, Limits(stop=stop)))
+    )
+    thread.start()
+    time.sleep(after)
+    stop.set()
+    set_at = time.perf_counter()
+    thread.join(timeout=wait)
+    assert not thread.is_alive()
+    return time.perf_counter() - set_at, found
+
+
+def test_time_limit() -> None:
+    elapsed, result = on_time(lambda: timed_search(BIG, Limits(time=0.1)), 0.3)
     assert 0.1 <= elapsed < 0.3
     assert result.stats.stopped
     assert result.stats.depth >= 1
@@ -737,16 +762,7 @@ def test_time_limit() -> None:
 
 
 def test_stop_event_from_another_thread() -> None:
-    stop = threading.Event()
-    found: list[Any] = []
-    thread = threading.Thread(target=lambda: found.append(Engine(BIG).search(0, Limits(stop=stop))))
-    thread.start()
-    time.sleep(0.15)
-    stop.set()
-    set_at = time.perf_counter()
-    thread.join(timeout=5)
-    delay = time.perf_counter() - set_at
-    assert not thread.is_alive()
+    delay, found = on_time(lambda: stop_delay(BIG, 0.15, 5), 0.05)
     assert delay < 0.05
     assert found[0].best_move in BIG.actions(0)
     assert found[0].stats.stopped
@@ -795,27 +811,15 @@ class Slow(Bare):
 def test_a_game_with_slow_nodes_still_stops_on_time() -> None:
     # polling every 256 nodes left 2 ms nodes half a second past a 50 ms limit
     for limits in (Limits(time=0.05), Limits(time=0.05, depth=30)):
-        start = time.perf_counter()
-        result = Engine(Slow(0.002)).search(0, limits)
-        overrun = time.perf_counter() - start - 0.05
-        assert overrun < 0.1, overrun
+        elapsed, result = on_time(partial(timed_search, Slow(0.002), limits), 0.05 + 0.1)
+        assert elapsed - 0.05 < 0.1, elapsed
         assert result.stats.stopped
         assert result.best_move in BIG.actions(0)
 
 
 def test_a_game_with_slow_nodes_still_stops_at_the_signal() -> None:
-    stop = threading.Event()
-    found: list[Any] = []
-    game = Slow(0.002)
-    thread = threading.Thread(
-        target=lambda: found.append(Engine(game).search(0, Limits(stop=stop)))
-    )
-    thread.start()
-    time.sleep(0.1)
-    stop.set()
-    set_at = time.perf_counter()
-    thread.join(timeout=10)
-    assert time.perf_counter() - set_at < 0.1
+    delay, found = on_time(lambda: stop_delay(Slow(0.002), 0.1, 10), 0.1)
+    assert delay < 0.1
     assert found[0].stats.stopped
 
 
