@@ -28,10 +28,12 @@ categories are the usual ones of the threat-space literature):
   four-three or a double three the opponent cannot answer with a four), candidate
   pruning by threats (the block of a five; facing an open three or a double four only
   the cells that stop it and the mover's own fours; facing a four-three the cells that
-  stop it), late-move reductions, move-count and futility pruning, razoring, history
-  and killer moves. At the horizon a quiescence search plays the side to move's fours
-  (each answered by its one block) and stands pat on the evaluation otherwise, so that a
-  victory by continuous fours is found inside the main search and kept in its table.
+  stop it), late-move reductions (in fractions of a ply, adjusted as Rapfi's are by the
+  move's history, an attack in progress and a defence far from the threat), move-count
+  and futility pruning, razoring, history and killer moves. At the horizon a quiescence
+  search plays the side to move's fours (each answered by its one block) and stands pat
+  on the evaluation otherwise, so that a victory by continuous fours is found inside the
+  main search and kept in its table.
 * **VCF prover.** :meth:`GomokuKernel.vcf` proves a victory by continuous fours for the
   side to move, deepening one four at a time so that the line found has the fewest
   fours; positions proven to have none within a number of fours are kept in a table of
@@ -275,6 +277,21 @@ def _default_search() -> dict[str, int]:
         # static value alone scored 47.8% (bench/README.md, eighth round)
         "tt_eval": 1,
         "rapfi_count": 0,  # count nodes as Rapfi does (1): see the module's docstring
+        # Rapfi's adjustments of a late move's reduction, in 256ths of a ply (0: off),
+        # its numbers in this kernel's units; the three together, head to head at 20,000
+        # nodes each: 52.4% over 1,930 games, Elo +17 [+5, +28] (SPRT(0, 15) accepted on
+        # the second run's 365 pairs; bench/README.md, eleventh round).
+        # Less for a good history and more for a bad one, ``(history - offset) / divisor``
+        # plies (the divisor a third larger past depth 5, where the history says less)
+        "lmr_history": 18800,  # the divisor, in history units
+        "lmr_history_offset": 5090,  # the history of a move reduced as the table says
+        # less for a threat that follows the mover's own threat two plies up (a double
+        # two near it counts): an attack in progress
+        "lmr_attack": 136,
+        # more for a move against an open three that stops nothing (no four blocked)
+        # far from the threat (more than 4 cells from the opponent's last stone; half
+        # as much again when far from the mover's own last stone)
+        "lmr_useless_defence": 494,
     }
 
 
@@ -900,6 +917,10 @@ _P_RAPFI_COUNT = _PLACE["rapfi_count"]
 _P_MOVE_COUNT_ALL = _PLACE["move_count_all"]
 _P_HISTORY_WEIGHT = _PLACE["history_weight"]
 _P_TT_EVAL = _PLACE["tt_eval"]
+_P_LMR_HISTORY = _PLACE["lmr_history"]
+_P_LMR_HISTORY_OFFSET = _PLACE["lmr_history_offset"]
+_P_LMR_ATTACK = _PLACE["lmr_attack"]
+_P_LMR_USELESS_DEFENCE = _PLACE["lmr_useless_defence"]
 _P_MOVE_COUNTS = 48
 """Where the parameter array holds, per depth, how many moves an improving node may
 search before move-count pruning (a node not improving: half as many): after the
@@ -1792,20 +1813,52 @@ def _run(  # noqa: PLR0917 - numba takes its arguments by position
             or chosen == frame[_F_TT_MOVE]
         )
         reducible = list_kind == _ALL or (list_kind == _DEFENCE and params[_P_LMR_LISTS])
-        _make(geo, tables, position, chosen)
         tried = frame[_F_TRIED]
+        late = (
+            params[_P_LMR] != 0
+            and depth >= 2
+            and tried > 1 + (sp == 0)
+            and reducible
+            and (params[_P_LMR_IMPORTANT] != 0 or not important)
+        )
+        fine = 0  # the reduction's adjustments in 256ths of a ply (Rapfi's)
+        if late and params[_P_LMR_HISTORY]:
+            divisor = params[_P_LMR_HISTORY]
+            if depth > 5:
+                divisor += divisor // 3
+            fine -= (history[side * size + chosen] - params[_P_LMR_HISTORY_OFFSET]) * 256 // divisor
+        if late and (params[_P_LMR_ATTACK] or params[_P_LMR_USELESS_DEFENCE]):
+            padded = geo[_G_PADDED]
+            ply_index = regs[_R_PLY]
+            cy, cx = divmod(chosen, padded)
+            far_them = far_me = True
+            if ply_index >= 1:
+                ty, tx = divmod(played[ply_index - 1, _M_CELL], padded)
+                far_them = max(abs(cy - ty), abs(cx - tx)) > 4
+            if ply_index >= 2:
+                my, mx = divmod(played[ply_index - 2, _M_CELL], padded)
+                far_me = max(abs(cy - my), abs(cx - mx)) > 4
+            oppo4 = counts[(1 - side) * _P4 + OPEN_FOUR] > 0
+            mine = cell4[2 * chosen + side]
+            if (
+                not oppo4
+                and sp >= 2
+                and stack[sp - 2, _F_MOVE_P4] >= THREE
+                and (mine >= THREE or (mine >= TWO_TWO and not far_me))
+            ):
+                fine -= params[_P_LMR_ATTACK]
+            if oppo4 and cell4[2 * chosen + 1 - side] < FOUR:
+                if far_them:
+                    fine += params[_P_LMR_USELESS_DEFENCE]
+                if far_me:
+                    fine += params[_P_LMR_USELESS_DEFENCE] // 2
+        _make(geo, tables, position, chosen)
         child[_F_KIND] = _MAIN
         child[_F_QDEPTH] = 0
         frame[_F_NEW_DEPTH] = new_depth
         reduced = new_depth
-        if (
-            params[_P_LMR]
-            and depth >= 2
-            and tried > 1 + (sp == 0)
-            and reducible
-            and (params[_P_LMR_IMPORTANT] or not important)
-        ):
-            r = lmr[min(depth, 63), min(tried, 63)]
+        if late:
+            r = (lmr[min(depth, 63), min(tried, 63)] + fine) >> 8
             if not pv and not frame[_F_IMPROVING]:
                 r += 1
             if pv and r > 0:
@@ -2272,11 +2325,13 @@ class GomokuKernel:
             self._params[_P_MOVE_COUNTS + depth] = search["move_count_base"] + int(
                 search["move_count_scale"] / 100 * depth**power
             )
+        # in 256ths of a ply, so that the adjustments in fractions add up before the
+        # reduction is rounded down to whole plies (as the table alone was)
         self._lmr = np.zeros((64, 64), np.int64)
         scale = weights.search["lmr_scale"] / 100
         for d in range(1, 64):
             for m in range(1, 64):
-                self._lmr[d, m] = int(math.log(d) * math.log(m) * scale)
+                self._lmr[d, m] = int(256 * math.log(d) * math.log(m) * scale)
         frames = _MAX_PLY + 2
         self._stack = np.zeros((frames, _FIELDS), np.int64)
         self._lists = np.zeros((frames, _MAX_MOVES), np.int64)
