@@ -5,6 +5,8 @@ retry that timing checks of limits need on a loaded machine."""
 from __future__ import annotations
 
 import gc
+import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -31,6 +33,32 @@ def shared_data(*parts: str) -> Path:
 
 
 Measured = TypeVar("Measured")
+
+
+def timed(call: Callable[..., Measured], *args: Any, **kwargs: Any) -> tuple[float, Measured]:
+    """Call ``call(*args, **kwargs)``; return the seconds it took, and what it returned."""
+    start = time.perf_counter()
+    returned = call(*args, **kwargs)
+    return time.perf_counter() - start, returned
+
+
+def stop_delay(
+    run: Callable[[threading.Event], Measured], after: float, wait: float = 30.0
+) -> tuple[float, Measured]:
+    """Call ``run(stop)`` in a thread and set ``stop`` ``after`` seconds in; return the
+    seconds from the signal to ``run``'s return (which must come within ``wait``), and
+    what it returned."""
+    stop = threading.Event()
+    returned: list[Measured] = []
+    thread = threading.Thread(target=lambda: returned.append(run(stop)))
+    thread.start()
+    time.sleep(after)
+    stop.set()
+    set_at = time.perf_counter()
+    thread.join(timeout=wait)
+    assert not thread.is_alive()
+    return time.perf_counter() - set_at, returned[0]
+
 
 TIMING_TRIES = 3
 """How many times :func:`on_time` runs a timed check before it gives up."""

@@ -12,7 +12,7 @@ import pstats
 import random
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Bare, minimax_value, on_time, trees
+from conftest import Bare, minimax_value, on_time, stop_delay, timed, trees
 from zerosum.game import WIN, MissingCapabilityError
 from zerosum.games.connect4 import Connect4
 from zerosum.games.mnk import MNKGame, tictactoe
@@ -727,34 +727,13 @@ def test_a_legal_move_even_when_stopped_during_depth_one() -> None:
     assert result.best_move == BIG.ordered_actions(0)[0]
 
 
-def timed_search(game: Any, limits: Limits) -> tuple[float, Any]:
-    """Search ``game`` from state 0 within ``limits`` with a new engine; return the
-    seconds it took, and its result."""
-    start = time.perf_counter()
-    result = Engine(game).search(0, limits)
-    return time.perf_counter() - start, result
-
-
-def stop_delay(game: Any, after: float, wait: float) -> tuple[float, list[Any]]:
-    """Search ``game`` from state 0 in a thread with only a stop signal, set ``after``
-    seconds in; return the seconds from the signal to the search's return (waiting at
-    most ``wait``), and what the search returned."""
-    stop = threading.Event()
-    found: list[Any] = []
-    thread = threading.Thread(
-        target=lambda: found.append(Engine(game).search(0, Limits(stop=stop)))
-    )
-    thread.start()
-    time.sleep(after)
-    stop.set()
-    set_at = time.perf_counter()
-    thread.join(timeout=wait)
-    assert not thread.is_alive()
-    return time.perf_counter() - set_at, found
+def stoppable(game: Any) -> Callable[[threading.Event], Any]:
+    """A search of ``game`` from state 0 by a new engine, with only a stop signal."""
+    return lambda stop: Engine(game).search(0, Limits(stop=stop))
 
 
 def test_time_limit() -> None:
-    elapsed, result = on_time(lambda: timed_search(BIG, Limits(time=0.1)), 0.3)
+    elapsed, result = on_time(lambda: timed(Engine(BIG).search, 0, Limits(time=0.1)), 0.3)
     assert 0.1 <= elapsed < 0.3
     assert result.stats.stopped
     assert result.stats.depth >= 1
@@ -762,10 +741,10 @@ def test_time_limit() -> None:
 
 
 def test_stop_event_from_another_thread() -> None:
-    delay, found = on_time(lambda: stop_delay(BIG, 0.15, 5), 0.05)
+    delay, result = on_time(partial(stop_delay, stoppable(BIG), 0.15, 5), 0.05)
     assert delay < 0.05
-    assert found[0].best_move in BIG.actions(0)
-    assert found[0].stats.stopped
+    assert result.best_move in BIG.actions(0)
+    assert result.stats.stopped
 
 
 def test_iterate_reports_each_depth_and_the_caller_may_stop() -> None:
@@ -811,16 +790,16 @@ class Slow(Bare):
 def test_a_game_with_slow_nodes_still_stops_on_time() -> None:
     # polling every 256 nodes left 2 ms nodes half a second past a 50 ms limit
     for limits in (Limits(time=0.05), Limits(time=0.05, depth=30)):
-        elapsed, result = on_time(partial(timed_search, Slow(0.002), limits), 0.05 + 0.1)
+        elapsed, result = on_time(partial(timed, Engine(Slow(0.002)).search, 0, limits), 0.15)
         assert elapsed - 0.05 < 0.1, elapsed
         assert result.stats.stopped
         assert result.best_move in BIG.actions(0)
 
 
 def test_a_game_with_slow_nodes_still_stops_at_the_signal() -> None:
-    delay, found = on_time(lambda: stop_delay(Slow(0.002), 0.1, 10), 0.1)
+    delay, result = on_time(partial(stop_delay, stoppable(Slow(0.002)), 0.1, 10), 0.1)
     assert delay < 0.1
-    assert found[0].stats.stopped
+    assert result.stats.stopped
 
 
 def test_window_search_limits_raise_and_leave_the_table_sound() -> None:

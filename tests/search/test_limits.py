@@ -4,20 +4,20 @@ Each game of the registry is searched from a few positions after random openings
 seeds) under a short time limit, and under a stop signal set from another thread; the
 search must return soon after either. The bound is generous, for a loaded two-core
 machine, and a late search is tried again (``conftest.on_time``): the measured overruns
-are in ``bench/limits.py`` (target: under 20 ms). Gomoku
-is also searched with its threat search given budgets that take it seconds, which must
-give up at the limit as the rest of the search does."""
+are in ``bench/limits.py`` (target: under 20 ms). Gomoku is also searched with its
+threat search given budgets that take it seconds, which must give up at the limit as
+the rest of the search does."""
 
 from __future__ import annotations
 
 import threading
-import time
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 import pytest
 
-from conftest import on_time
+from conftest import on_time, stop_delay, timed
 from zerosum.arena import OpeningError, random_openings
 from zerosum.games import registry
 from zerosum.games.gomoku import Gomoku
@@ -49,26 +49,9 @@ def positions(game: Any, count: int = 3, plies: int = 10) -> list[Any]:
     return found
 
 
-def timed_search(engine: Engine, state: Any, limits: Limits) -> tuple[float, Any]:
-    """Search ``state`` within ``limits``; return the seconds it took, and its result."""
-    start = time.perf_counter()
-    result = engine.search(state, limits)
-    return time.perf_counter() - start, result
-
-
-def stop_delay(engine: Engine, state: Any, after: float) -> tuple[float, Any]:
-    """Search ``state`` in a thread with only a stop signal, set ``after`` seconds in;
-    return the seconds from the signal to the search's return, and its result."""
-    stop = threading.Event()
-    found: list[Any] = []
-    thread = threading.Thread(target=lambda: found.append(engine.search(state, Limits(stop=stop))))
-    thread.start()
-    time.sleep(after)
-    stop.set()
-    set_at = time.perf_counter()
-    thread.join(timeout=30)
-    assert not thread.is_alive()
-    return time.perf_counter() - set_at, found[0]
+def stoppable(engine: Engine, state: Any) -> Callable[[threading.Event], Any]:
+    """A search of ``state`` by ``engine`` with only a stop signal."""
+    return lambda stop: engine.search(state, Limits(stop=stop))
 
 
 @pytest.mark.parametrize("name", registry.names())
@@ -77,7 +60,7 @@ def test_every_game_returns_soon_after_a_short_time_limit(name: str) -> None:
     engine = Engine(game)
     for state in positions(game):
         elapsed, result = on_time(
-            partial(timed_search, engine, state, Limits(time=LIMIT)), LIMIT + SLACK
+            partial(timed, engine.search, state, Limits(time=LIMIT)), LIMIT + SLACK
         )
         assert elapsed < LIMIT + SLACK, (name, game.format_state(state), elapsed)
         assert result.best_move in game.actions(state)
@@ -87,7 +70,7 @@ def test_every_game_returns_soon_after_a_short_time_limit(name: str) -> None:
 def test_every_game_returns_soon_after_the_stop_signal(name: str) -> None:
     game = registry.make(name)
     for state in positions(game):
-        delay, result = on_time(partial(stop_delay, Engine(game), state, LIMIT), SLACK)
+        delay, result = on_time(partial(stop_delay, stoppable(Engine(game), state), LIMIT), SLACK)
         assert delay < SLACK, (name, game.format_state(state), delay)
         assert result.best_move in game.actions(state)
 
@@ -110,7 +93,7 @@ def long_threat_search() -> tuple[Gomoku, Any]:
 def test_the_gomoku_threat_search_gives_up_at_the_time_limit() -> None:
     game, state = long_threat_search()
     elapsed, result = on_time(
-        lambda: timed_search(Engine(game), state, Limits(time=LIMIT)), LIMIT + SLACK
+        lambda: timed(Engine(game).search, state, Limits(time=LIMIT)), LIMIT + SLACK
     )
     assert elapsed < LIMIT + SLACK, elapsed
     assert result.stats.stopped
@@ -119,7 +102,7 @@ def test_the_gomoku_threat_search_gives_up_at_the_time_limit() -> None:
 
 def test_the_gomoku_threat_search_gives_up_at_the_stop_signal() -> None:
     game, state = long_threat_search()
-    delay, result = on_time(lambda: stop_delay(Engine(game), state, LIMIT), SLACK)
+    delay, result = on_time(lambda: stop_delay(stoppable(Engine(game), state), LIMIT), SLACK)
     assert delay < SLACK, delay
     assert result.stats.stopped
     assert result.best_move in game.actions(state)

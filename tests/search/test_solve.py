@@ -7,14 +7,14 @@ from __future__ import annotations
 import itertools
 import math
 import threading
-import time
+from functools import partial
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Bare, chain, minimax_value, on_time, shared_data, trees
+from conftest import Bare, chain, minimax_value, on_time, shared_data, stop_delay, timed, trees
 from zerosum.game import WIN, GameInfo, InvalidGameError
 from zerosum.games.connect4 import Connect4
 from zerosum.games.mnk import MNKGame, tictactoe
@@ -318,13 +318,7 @@ def test_a_watched_solve_finds_what_an_unwatched_one_does() -> None:
 def test_a_time_limit_ends_a_long_solve_with_proven_bounds() -> None:
     game = Connect4()
     value = WIN - 41  # the first player wins with the last stone (Allis, Tromp)
-
-    def timed_solve() -> tuple[float, Any]:
-        start = time.perf_counter()
-        found = solve(game, limits=Limits(time=0.3))
-        return time.perf_counter() - start, found
-
-    elapsed, found = on_time(timed_solve, 0.3 + 0.25)
+    elapsed, found = on_time(partial(timed, solve, game, limits=Limits(time=0.3)), 0.3 + 0.25)
     assert elapsed < 0.3 + 0.25
     assert (found.finished, found.stopped, found.proven) == (False, "time", False)
     assert found.bounds[0] <= value <= found.bounds[1]
@@ -332,24 +326,11 @@ def test_a_time_limit_ends_a_long_solve_with_proven_bounds() -> None:
 
 def test_a_stop_signal_ends_a_long_solve() -> None:
     game = Connect4()
-
-    def stopped_solve() -> tuple[float, list[Any]]:
-        stop = threading.Event()
-        found: list[Any] = []
-        thread = threading.Thread(
-            target=lambda: found.append(solve(game, limits=Limits(stop=stop)))
-        )
-        thread.start()
-        time.sleep(0.2)
-        stop.set()
-        set_at = time.perf_counter()
-        thread.join(timeout=30)
-        assert not thread.is_alive()
-        return time.perf_counter() - set_at, found
-
-    delay, found = on_time(stopped_solve, 0.25)
+    delay, found = on_time(
+        partial(stop_delay, lambda stop: solve(game, limits=Limits(stop=stop)), 0.2), 0.25
+    )
     assert delay < 0.25
-    assert (found[0].finished, found[0].stopped) == (False, "stop")
+    assert (found.finished, found.stopped) == (False, "stop")
     # a signal already set stops the solve before its first probe
     already = threading.Event()
     already.set()
