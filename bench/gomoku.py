@@ -79,7 +79,7 @@ from zerosum.arena import (
     tally,
 )
 from zerosum.game import WIN_THRESHOLD
-from zerosum.games.gomoku import Gomoku
+from zerosum.games.gomoku import RULES, Gomoku
 from zerosum.games.gomoku_threats import vcf
 from zerosum.protocols.gomocup import GomocupAgent, GomocupBrain
 from zerosum.ratings import SprtSettings, format_elo
@@ -473,17 +473,21 @@ def other_rapfi(
 
 def speed(seconds: float, count: int) -> None:
     """Each engine's depth and nodes a CPU second on the mid-game positions: ours (the
-    compiled engine when numba is in, and the pure one) searching ``seconds`` of wall
-    clock each, their CPU time measured; Rapfi (with ``RAPFI``) searching as many nodes
+    compiled engine when numba is in, and the pure one, also under renju, whose
+    forbidden moves only it knows) searching ``seconds`` of wall clock each, their CPU
+    time measured; Rapfi (with ``RAPFI``) searching as many nodes
     as the compiled engine did, its CPU time less that of its start. An engine's rate is
     its nodes over its CPU seconds on all the positions together: a mean of the
     positions' rates would be ruled by one that a search ends in no measurable time."""
     game = Gomoku(15)
-    engines: list[tuple[str, Any]] = [("pure", Engine)]
+    engines: list[tuple[str, Any, Gomoku]] = [
+        ("pure", Engine, game),
+        ("renju", Engine, Gomoku(15, rule="renju")),
+    ]
     if game.compiled_engine() is not None:
         from zerosum.games.gomoku_kernel import KernelEngine
 
-        engines.insert(0, ("compiled", KernelEngine))
+        engines.insert(0, ("compiled", KernelEngine, game))
     command = os.environ.get("RAPFI")
     print(
         f"1. speed on {count} mid-game 15x15 positions, {seconds:g} s each (fresh engines), "
@@ -497,10 +501,10 @@ def speed(seconds: float, count: int) -> None:
     depths: dict[str, list[int]] = {}
     start_cpu = rapfi_start_cpu(command) if command else 0.0
     for index, moves in enumerate(MIDGAME[:count], start=1):
-        state = play_line(game, moves)
         budget = 0
-        for label, make in engines:
-            engine = make(game)
+        for label, make, played in engines:
+            state = play_line(played, moves)
+            engine = make(played)
             engine.search(state, Limits(nodes=50))  # tables and code loaded untimed
             engine.reset()
             cpu = time.process_time()
@@ -521,6 +525,7 @@ def speed(seconds: float, count: int) -> None:
             f"   {label}: mean depth {statistics.mean(depths[label]):.1f} (min "
             f"{min(depths[label])}), {rate:,.0f} nodes a CPU second"
         )
+    print(f"   pure under renju / under freestyle: {rates['renju'] / rates['pure']:.3f}")
     if "Rapfi" in rates:
         for label in ("compiled", "pure"):
             if label in rates:
@@ -812,10 +817,12 @@ def versus_rapfi(
     seed: int = 23,
     player: str = "engine",
     sprt: SprtSettings | None = None,
+    rule: str = "freestyle",
 ) -> None:
     """Our ``player`` (see :func:`player_spec`, ``options`` its changes) against Rapfi, at
     the budgets of ``pairing`` (``20000:1000``: our nodes or seconds, Rapfi's nodes), on
-    the openings of ``kind``; under ``sprt``, stopped once the test decides."""
+    the openings of ``kind``, under ``rule`` (Rapfi told by ``INFO rule``); under
+    ``sprt``, stopped once the test decides."""
     ours, _, theirs = pairing.partition(":")
     engine = player_spec(player, ours, options, "other" if player == "rapfi" else "zerosum")
     opponent = f"gomoku.rapfi:nodes={int(theirs)},name=rapfi-{int(theirs)}"
@@ -825,10 +832,11 @@ def versus_rapfi(
         games,
         workers,
         folder=folder,
-        label=f"rapfi-{ours}-{theirs}",
+        label=f"rapfi-{ours}-{theirs}" + ("" if rule == "freestyle" else f"-{rule}"),
         kind=kind,
         seed=seed,
         sprt=sprt,
+        rule=rule,
     )
 
 
@@ -886,14 +894,15 @@ def duel(
     kind: str,
     seed: int = 23,
     sprt: SprtSettings | None = None,
+    rule: str = "freestyle",
 ) -> None:
-    """``games`` games of ``engine`` (ours, seat 0) against ``opponent``: each opening
-    (of ``kind``, random ones from ``seed``) played with both colours; the score with its
-    Elo interval, seconds a move. Under ``sprt`` the match stops (the games running
-    finished) once the test on its game pairs decides, and prints the verdict."""
+    """``games`` games of ``engine`` (ours, seat 0) against ``opponent`` under ``rule``:
+    each opening (of ``kind``, random ones from ``seed``) played with both colours; the
+    score with its Elo interval, seconds a move. Under ``sprt`` the match stops (the games
+    running finished) once the test on its game pairs decides, and prints the verdict."""
     event = Event(
         "match",
-        "gomoku",
+        "gomoku" if rule == "freestyle" else f"gomoku:rule={rule}",
         (engine, opponent),
         games,
         openings=chosen_openings(kind, (games + 1) // 2, seed),
@@ -945,6 +954,13 @@ def main() -> None:
     parser.add_argument("--workers", type=int, help="match processes (default: one per core)")
     parser.add_argument("--seconds", type=float, help="speed: seconds a position (default 1)")
     parser.add_argument("--only", choices=("speed", "vcf", "brain", "match", "rapfi", "versions"))
+    parser.add_argument(
+        "--rule",
+        choices=RULES,
+        default="freestyle",
+        help="rapfi: the rule of the games (renju: our side is the pure engine, which "
+        "alone knows the forbidden moves)",
+    )
     parser.add_argument(
         "--versus",
         action="append",
@@ -1031,6 +1047,7 @@ def main() -> None:
                     seed=args.seed,
                     player=args.player,
                     sprt=sprt,
+                    rule=args.rule,
                 )
         else:
             print("\n5. against Rapfi: skipped (set RAPFI to the path of a Rapfi executable)")

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import renju_reference
 from zerosum.game import (
     WIN,
     WIN_THRESHOLD,
@@ -35,15 +36,18 @@ DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
 
 
 class Naive:
-    """A board as a list (``None``, 0 or 1 per cell) with runs counted cell by cell."""
+    """A board as a list (``None``, 0 or 1 per cell) with runs counted cell by cell;
+    ``exact`` says per player whether only exactly five win (renju: black alone), and
+    ``renju`` that black's forbidden moves (by the independent reference) are not played."""
 
-    def __init__(self, width: int, height: int, exact: bool) -> None:
-        self.width, self.height, self.exact = width, height, exact
+    def __init__(self, width: int, height: int, exact: tuple[bool, bool], renju: bool) -> None:
+        self.width, self.height, self.exact, self.renju = width, height, exact, renju
         self.cells: list[int | None] = [None] * (width * height)
 
     @classmethod
     def of(cls, game: Gomoku, state: GomokuState) -> Naive:
-        board = cls(game.width, game.height, game.rule == "exact5")
+        exact = (game.rule != "freestyle", game.rule == "exact5")
+        board = cls(game.width, game.height, exact, game.rule == "renju")
         for cell in range(game.cells):
             if state.black >> cell & 1:
                 board.cells[cell] = 0
@@ -69,7 +73,7 @@ class Naive:
 
     def wins_along(self, cell: int, player: int, direction: tuple[int, int]) -> bool:
         length = self.run(cell, player, direction)
-        return length == 5 if self.exact else length >= 5
+        return length == 5 if self.exact[player] else length >= 5
 
     def has_five(self, player: int) -> bool:
         return any(
@@ -79,6 +83,18 @@ class Naive:
 
     def empty(self) -> list[int]:
         return [c for c, v in enumerate(self.cells) if v is None]
+
+    def allowed(self, cell: int, player: int) -> bool:
+        """Whether ``player`` may play on empty ``cell`` (under renju black's forbidden
+        moves may not be played)."""
+        if not self.renju or player:
+            return True
+        stones = [
+            frozenset((c % self.width, c // self.width) for c, v in enumerate(self.cells) if v == p)
+            for p in (0, 1)
+        ]
+        point = (cell % self.width, cell // self.width)
+        return not renju_reference.forbidden(self.width, self.height, *stones, point)
 
     def five_cells(self, player: int) -> set[int]:
         return {c for c in self.empty() if any(self.wins_along(c, player, d) for d in DIRECTIONS)}
@@ -189,8 +205,9 @@ def test_options_are_checked() -> None:
     for bad in (6, 26, "15"):
         with pytest.raises(InvalidGameError, match=repr(bad)):
             Gomoku(bad)  # type: ignore[arg-type]
-    with pytest.raises(InvalidGameError, match="renju"):
-        Gomoku(rule="renju")
+    with pytest.raises(InvalidGameError, match="caro"):
+        Gomoku(rule="caro")
+    assert "renju" in Gomoku(rule="renju").info.title.lower()
     game = registry.make("gomoku:width=9,rule=exact5")
     assert (game.width, game.height, game.rule) == (9, 9, "exact5")
     assert game.info.name == "gomoku" and game.info.win_loss
@@ -208,7 +225,9 @@ def test_coordinates_follow_gomocup() -> None:
         game.action(1.5, 0)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("width", "height", "rule"), [(15, 15, "freestyle"), (9, 7, "exact5")])
+@pytest.mark.parametrize(
+    ("width", "height", "rule"), [(15, 15, "freestyle"), (9, 7, "exact5"), (11, 11, "renju")]
+)
 def test_incremental_state_matches_a_recomputation(width: int, height: int, rule: str) -> None:
     """Lines, flags, scores, keys and the winner, updated per move, equal the same
     position set up from its stones and a naive reading of the board."""
@@ -540,7 +559,7 @@ def naive_vcf(board: Naive, attacker: int, fours: int) -> bool:
     if fours == 0 or len(threats) >= 2:
         return False
     for move in board.four_cells(attacker):
-        if threats and move not in threats:
+        if (threats and move not in threats) or not board.allowed(move, attacker):
             continue
         board.cells[move] = attacker
         try:
@@ -572,11 +591,12 @@ def check_line(game: Gomoku, state: GomokuState, line: list[int]) -> None:
     assert len(line) % 2 == 1
 
 
-@pytest.mark.parametrize("rule", ["freestyle", "exact5"])
+@pytest.mark.parametrize("rule", ["freestyle", "exact5", "renju"])
 def test_vcf_agrees_with_a_naive_search(rule: str) -> None:
     """On 9x9 positions of random stones, the VCF solver finds a win exactly when a naive
     exhaustive search does, and every line it returns is a forced win by naive rules
-    (under the exact-five rule too, where a stone may spoil its own side's five)."""
+    (under the exact-five rule too, where a stone may spoil its own side's five, and under
+    renju, where black, attacking here, may play no forbidden four)."""
     game = Gomoku(9, rule=rule)
     rng = random.Random(6)
     found = long = 0

@@ -431,7 +431,7 @@ def test_info_has_no_answer_and_its_problems_come_before_the_next_answer() -> No
     notes = lines[:-1]
     assert len(notes) == 3 and all(note.startswith("MESSAGE ") for note in notes), notes
     assert "soon" in notes[0] and "-5" in notes[1]
-    assert "continuous" in notes[2] and "renju" in notes[2] and "exactly five" in notes[2]
+    assert "continuous" in notes[2] and "renju rules" in notes[2]
     assert manager.brain.folder == "/tmp/zerosum"
     assert manager.brain.game_type == 1
     assert manager.brain.time.timeout_turn == 200  # the bad value did not replace it

@@ -31,9 +31,13 @@ stone, best first by the pattern value of each cell for both sides, the best
 fours (VCF) and, at the root, by threes and fours (VCT): see
 :mod:`zerosum.games.gomoku_threats`.
 
-A rule with forbidden moves (renju) would add a per-line test of the forbidden shapes
-for black to :meth:`Gomoku.__init__`'s line analysis and a filter to the move lists;
-``rule`` is stored for that reason.
+**Renju.** Under ``rule="renju"`` black wins by exactly five (its lines are analysed as
+under ``exact5``, white's as under ``freestyle``) and may not play a forbidden move:
+:meth:`Gomoku.forbidden` applies RIF's definitions (overline, two fours, two real threes,
+a three being real when a stone that makes it a straight four is itself allowed, asked
+recursively), to the cells :meth:`Gomoku.forbidden_cells` picks from the line analyses
+(those where black makes a four, an overline, or a three on two lines); the legal moves,
+the engine's move lists and black's threat search leave them out.
 """
 
 from __future__ import annotations
@@ -61,6 +65,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BREADTH",
+    "FORBIDDEN_REASONS",
     "MAX_SIDE",
     "MIN_SIDE",
     "RULES",
@@ -75,8 +80,13 @@ MIN_SIDE = 7
 MAX_SIDE = 25
 """The widest and highest board: one column letter per column, ``a`` to ``y``."""
 
-RULES = ("freestyle", "exact5")
-"""The rules: five or more in a row win, or exactly five."""
+RULES = ("freestyle", "exact5", "renju")
+"""The rules: five or more in a row win; exactly five; renju (black wins by exactly
+five and may not play a forbidden move, white wins by five or more)."""
+
+FORBIDDEN_REASONS = ("overline", "double four", "double three")
+"""Why a black move is forbidden under renju: it makes six or more in a row, two fours,
+or two real threes (and no five)."""
 
 BREADTH = 20
 """How many quiet candidate moves the engine searches at an interior node, best first."""
@@ -147,7 +157,10 @@ class LineInfo:
     there (its worth to ``p`` and to the opponent), 0 on stones. ``flags`` packs the
     ``_WIN``/``_FOUR``/``_OPEN``/``_FIVE`` bits of both players. The cells where ``p``
     makes an open three are computed on demand by :meth:`threes` (only the threat
-    search needs them)."""
+    search and renju's forbidden moves need them).
+
+    ``exact`` says per player whether only exactly five win (``exact5`` both, ``renju``
+    black alone); a player's five cells, fours and open fours are then exact fives."""
 
     __slots__ = (
         "_exact",
@@ -173,13 +186,12 @@ class LineInfo:
     defences: tuple[int, int]
     moves: tuple[tuple[int, ...], tuple[int, ...]]
     _threes: tuple[int, int] | None
-    _exact: bool
+    _exact: tuple[bool, bool]
 
-    def __init__(self, code: int, exact: bool) -> None:
+    def __init__(self, code: int, exact: tuple[bool, bool]) -> None:
         self.code = code
         length = code >> _LENGTH_SHIFT
         stones = (code & 0xFFFFFFFF, (code >> _LINE_SHIFT) & 0xFFFFFFFF)
-        windows = _windows(length, exact)
         flags = 0
         wins = [0, 0]
         fours = [0, 0]
@@ -191,6 +203,7 @@ class LineInfo:
         empty = full & ~(stones[0] | stones[1])
         for p in (0, 1):
             own, their = stones[p], stones[1 - p]
+            windows = _windows(length, exact[p])
             value = values[p]
             score = 0
             near_four = 0
@@ -262,11 +275,11 @@ class LineInfo:
             code = self.code
             length = code >> _LENGTH_SHIFT
             stones = (code & 0xFFFFFFFF, (code >> _LINE_SHIFT) & 0xFFFFFFFF)
-            windows = _windows(length, self._exact)
             empty = ((1 << length) - 1) & ~(stones[0] | stones[1])
             found = [0, 0]
             for p in (0, 1):
                 own, their = stones[p], stones[1 - p]
+                windows = _windows(length, self._exact[p])
                 near = 0
                 for mask, _, _ in windows:
                     if not their & mask and (own & mask).bit_count() >= _FIVE - 3:
@@ -338,6 +351,62 @@ def _open_cells(
         if made & (made - 1):
             found |= 1 << cell
     return found
+
+
+def _run_through(own: int, position: int) -> tuple[int, int]:
+    """The first and last positions of the run of ``own``'s stones through ``position``."""
+    low = high = position
+    while low > 0 and own >> (low - 1) & 1:
+        low -= 1
+    while own >> (high + 1) & 1:
+        high += 1
+    return low, high
+
+
+_MADE_FIVE, _MADE_OVERLINE = 1, 2
+
+
+def _renju_shape(own: int, their: int, position: int, length: int) -> tuple[int, int, int]:
+    """What black's stone on ``position`` of a line makes there, by renju's definitions:
+    (five or overline, else 0; how many fours; where a stone would then make a straight
+    four through ``position``, the points of a three, empty when it made a four).
+
+    A four is a set of four stones, the new one among them, that one more stone turns
+    into exactly five: a straight four (``.XXXX.``) is one four with two such points,
+    ``X.XXX.X`` with the stone in the middle two. A three's points are only candidates:
+    the three is real when one of them is not itself forbidden, which takes the board."""
+    own |= 1 << position
+    low, high = _run_through(own, position)
+    if high - low + 1 == _FIVE:
+        return _MADE_FIVE, 0, 0
+    if high - low + 1 > _FIVE:
+        return _MADE_OVERLINE, 0, 0
+    windows = _windows(length, True)
+    bit = 1 << position
+    fours = {
+        own & mask
+        for mask, outside, _ in windows
+        if mask & bit
+        and not their & mask
+        and not own & outside
+        and (own & mask).bit_count() == _FIVE - 1
+    }
+    if fours:
+        return 0, len(fours), 0
+    points = 0
+    empty = ((1 << length) - 1) & ~(own | their)
+    near = empty & (((1 << 9) - 1) << position >> 4)
+    for g in bit_indices(near):
+        after = own | 1 << g
+        start, end = _run_through(after, g)
+        if end - start + 1 != _FIVE - 1 or not start <= position <= end:
+            continue
+        if start == 0 or end == length - 1:
+            continue
+        ends = 1 << (start - 1) | 1 << (end + 1)
+        if _five_cells(after, their, windows) & ends == ends:
+            points |= 1 << g
+    return 0, 0, points
 
 
 class GomokuState(tuple):  # type: ignore[type-arg]
@@ -416,10 +485,12 @@ _new_state = tuple.__new__
 class Gomoku:
     """Gomoku on a board ``width`` columns wide and ``height`` rows high (7 to 25).
 
-    ``height`` defaults to ``width``; ``rule`` is ``"freestyle"`` (five or more win) or
-    ``"exact5"`` (exactly five). Raises :class:`~zerosum.game.InvalidGameError` naming
-    the bad value. Actions are cells ``y * width + x`` (``x`` from the left, ``y`` from
-    the top); states are :class:`GomokuState`."""
+    ``height`` defaults to ``width``; ``rule`` is ``"freestyle"`` (five or more win),
+    ``"exact5"`` (exactly five) or ``"renju"`` (black wins by exactly five and may not
+    play a forbidden move, :meth:`forbidden`; white by five or more). Raises
+    :class:`~zerosum.game.InvalidGameError` naming the bad value. Actions are cells
+    ``y * width + x`` (``x`` from the left, ``y`` from the top); states are
+    :class:`GomokuState`."""
 
     __slots__ = (
         "_cache",
@@ -428,10 +499,12 @@ class Gomoku:
         "_clear",
         "_exact",
         "_flag_masks",
+        "_forbidden_memo",
         "_full",
         "_line_cells",
         "_neighbours",
         "_ranked_memo",
+        "_renju",
         "_side_key",
         "_spread_memo",
         "_start",
@@ -450,7 +523,7 @@ class Gomoku:
     height: int
     """The number of rows."""
     rule: str
-    """``"freestyle"`` or ``"exact5"``."""
+    """``"freestyle"``, ``"exact5"`` or ``"renju"``."""
     cells: int
     """``width * height``."""
     threat_budgets: tuple[int, int, int]
@@ -472,7 +545,8 @@ class Gomoku:
                 f"unknown gomoku rule {rule!r}: use {' or '.join(map(repr, RULES))}"
             )
         self.width, self.height, self.rule = width, height, rule
-        self._exact = rule == "exact5"
+        self._exact = (rule != "freestyle", rule == "exact5")
+        self._renju = rule == "renju"
         self.cells = cells = width * height
         self._full = (1 << cells) - 1
         self._centre = (height // 2) * width + width // 2
@@ -525,6 +599,7 @@ class Gomoku:
         self._vcf_failed: dict[int, int] = {}
         self._ranked_memo: dict[int, tuple[int, ...]] = {}
         self._spread_memo: dict[int, int] = {}
+        self._forbidden_memo: dict[int, int] = {}
         infos = tuple(self._analyse(len(line) << _LENGTH_SHIFT) for line in lines)
         self._start = _new_state(
             GomokuState,
@@ -544,17 +619,24 @@ class Gomoku:
             ),
         )
         size = "" if (width, height) == (15, 15) else f" {width}x{height}"
-        exact = ", exact five" if self._exact else ""
+        title, wins = {
+            "freestyle": ("", "five or more"),
+            "exact5": (", exact five", "exactly five (an overline does not win)"),
+            "renju": (
+                ", renju",
+                "renju rules (black: exactly five, no overline, double four or double "
+                "three; white: five or more)",
+            ),
+        }[rule]
         self.info = GameInfo(
             name="gomoku",
-            title=f"Gomoku{size}{exact}",
+            title=f"Gomoku{size}{title}",
             players=_COLOURS,
             win_loss=True,
             board_size=(width, height),
             description=(
-                f"Five in a row on a {width}x{height} board, "
-                + ("exactly five (an overline does not win)" if self._exact else "five or more")
-                + "; black moves first. Moves are cells like h8 or Gomocup's x,y."
+                f"Five in a row on a {width}x{height} board, {wins}; black moves first. "
+                "Moves are cells like h8 or Gomocup's x,y."
             ),
         )
 
@@ -601,10 +683,13 @@ class Gomoku:
         return int(state[2])
 
     def actions(self, state: GomokuState) -> list[int]:
-        """Return every empty cell in reading order; none once the game is over."""
+        """Return every empty cell in reading order (under renju, black's forbidden cells
+        left out); none once the game is over."""
         if state[9] >= 0:
             return []
         empty = self._full & ~(state[0] | state[1])
+        if self._renju and not state[2]:
+            empty &= ~self.forbidden_cells(state)
         return bit_indices(empty)
 
     def result(self, state: GomokuState, action: int) -> GomokuState:
@@ -765,6 +850,103 @@ class Gomoku:
                     found |= 1 << cells[position]
         return found
 
+    def forbidden(self, state: GomokuState, cell: int) -> str | None:
+        """Return why a black stone on empty ``cell`` is forbidden under renju (one of
+        :data:`FORBIDDEN_REASONS`), or ``None`` when it is allowed (always, under the
+        other rules).
+
+        Renju's definitions (RIF): a move that makes exactly five is allowed whatever
+        else it makes; otherwise six or more in a row, two fours (two in one line count,
+        ``X.XXX.X``) or two threes are forbidden. A three is a line where one more stone
+        makes a straight four (``.XXXX.``, five at either end), and only a real one
+        counts: one of those stones must itself be allowed, asked again with the new
+        stone on the board, as deep as it goes."""
+        if not self._renju:
+            return None
+        return self._forbidden_reason(state[0], state[1], cell)
+
+    def _forbidden_reason(self, black: int, white: int, cell: int) -> str | None:
+        """:meth:`forbidden` on stones given as bit masks (the threat search's, and the
+        recursion's, which adds a stone at each level)."""
+        line_cells = self._line_cells
+        shapes = []
+        for line, position in self._cell_lines[cell]:
+            cells = line_cells[line]
+            own = their = 0
+            for i, c in enumerate(cells):
+                if black >> c & 1:
+                    own |= 1 << i
+                elif white >> c & 1:
+                    their |= 1 << i
+            shapes.append((cells, _renju_shape(own, their, position, len(cells))))
+        if any(made == _MADE_FIVE for _, (made, _, _) in shapes):
+            return None
+        if any(made == _MADE_OVERLINE for _, (made, _, _) in shapes):
+            return FORBIDDEN_REASONS[0]
+        if sum(fours for _, (_, fours, _) in shapes) >= 2:
+            return FORBIDDEN_REASONS[1]
+        candidates = [(cells, points) for cells, (_, _, points) in shapes if points]
+        if len(candidates) < 2:
+            return None
+        after = black | 1 << cell
+        real = 0
+        for cells, points in candidates:
+            if any(
+                self._forbidden_reason(after, white, cells[g]) is None for g in bit_indices(points)
+            ):
+                real += 1
+                if real == 2:
+                    return FORBIDDEN_REASONS[2]
+        return None
+
+    def forbidden_cells(self, state: GomokuState) -> int:
+        """Return the empty cells where a black stone is forbidden under renju, as a bit
+        mask (0 under the other rules), whoever is to move; kept by position."""
+        if not self._renju:
+            return 0
+        key = state[7] ^ (self._side_key if state[2] else 0)
+        memo = self._forbidden_memo
+        found = memo.get(key)
+        if found is not None:
+            return found
+        black, white = state[0], state[1]
+        infos = state[3]
+        spread = self._spread
+        marked = 0
+        for line, info in enumerate(infos):
+            cells = info.fours[0] | info.threes(0)
+            own = info.code & 0xFFFFFFFF
+            if own.bit_count() >= _FIVE:  # an overline may be made anywhere on the line
+                cells |= ((1 << len(self._line_cells[line])) - 1) & ~own
+            if cells:
+                marked |= spread(line, cells)
+        found = 0
+        for cell in bit_indices(marked & ~(black | white)):
+            if self._suspect(infos, cell) and self._forbidden_reason(black, white, cell):
+                found |= 1 << cell
+        if len(memo) >= _SPREAD_LIMIT:
+            memo.clear()
+        memo[key] = found
+        return found
+
+    def _suspect(self, infos: Sequence[LineInfo], cell: int) -> bool:
+        """Whether a black stone on empty ``cell`` may be forbidden, by the analyses of
+        the lines through it: only when it makes fours on two lines, threes on two
+        lines, two five cells on one (a straight four, or ``X.XXX.X``), or stands on a
+        line that holds five black stones already (an overline); :meth:`forbidden`
+        then says."""
+        fours = threes = 0
+        for line, position in self._cell_lines[cell]:
+            info = infos[line]
+            bit = 1 << position
+            if info.opens[0] & bit or (info.code & 0xFFFFFFFF).bit_count() >= _FIVE:
+                return True
+            if info.fours[0] & bit:
+                fours += 1
+            elif info.threes(0) & bit:
+                threes += 1
+        return fours >= 2 or threes >= 2
+
     def three_defences(self, state: GomokuState, player: Player) -> int | None:
         """Return the cells where the opponent's stone leaves ``player`` no open four to
         make on any line (a bit mask; 0 when no single stone does), or ``None`` when
@@ -867,7 +1049,9 @@ class Gomoku:
         single cell does, the cells that stop one) and the mover's own fours; else the
         empty cells within two of a stone, ranked by their pattern value for both sides,
         the best :data:`BREADTH`; the centre on an empty board. Every move returned
-        leaves the opponent no five at once."""
+        leaves the opponent no five at once. Under renju black's forbidden cells are
+        left out (a four it may only block there is lost), and white facing black's
+        threes answers on every cell of their lines (a three of black's may be false)."""
         if state[9] >= 0 or state[10] == self.cells:
             return []
         p = state[2]
@@ -877,19 +1061,32 @@ class Gomoku:
         if marks & masks[_WIN << p]:
             cells = self.five_cells(state, p)
             return [(cells & -cells).bit_length() - 1]
+        banned = self.forbidden_cells(state) if self._renju and not p else 0
         if marks & masks[_WIN << o]:
             cells = self.five_cells(state, o)
-            return [] if cells & (cells - 1) else [cells.bit_length() - 1]
+            return [] if cells & (cells - 1) or cells & banned else [cells.bit_length() - 1]
         if not state[10]:
             return [self._centre]
         memo = self._ranked_memo
         known = memo.get(state[7])
         if known is not None:
             return list(known)
-        empty = self._full & ~(state[0] | state[1])
+        empty = self._full & ~(state[0] | state[1] | banned)
         limit = BREADTH
         answers = 0
-        if marks & masks[_OPEN << o]:
+        if marks & masks[_OPEN << o] and self._renju and not o:
+            # black's three may be false (its open fours forbidden), and a stone may stop
+            # it by leaving it only forbidden open fours: every cell of its lines answers
+            m = marks & masks[_OPEN]
+            while m:
+                low = m & -m
+                m ^= low
+                line = (low.bit_length() - 1) // _FLAG_BITS
+                answers |= self._spread(line, (1 << len(self._line_cells[line])) - 1)
+            answers |= self.four_cells(state, p)
+            answers &= empty
+            limit = self.cells
+        elif marks & masks[_OPEN << o]:
             answers = self.three_defences(state, o) or self._line_union(state, _OPEN, o, 3)
             answers |= self.four_cells(state, p)
             answers &= empty
@@ -925,6 +1122,8 @@ class Gomoku:
             return []
         first = self.non_losing_actions(state)
         empty = self._full & ~(state[0] | state[1])
+        if self._renju and not state[2]:
+            empty &= ~self.forbidden_cells(state)
         rest = empty
         for cell in first:
             rest &= ~(1 << cell)
@@ -939,9 +1138,12 @@ class Gomoku:
         (:class:`zerosum.games.gomoku_kernel.KernelEngine`) plays by the same rules with
         its own evaluation and search, about ten times as many nodes a second; the first
         one made in a process loads the compiled kernel from the cache folder (or, once
-        per CPU, compiles it: a minute or so)."""
+        per CPU, compiles it: a minute or so). Renju is played on the pure path: the
+        kernel does not know the forbidden moves."""
         from zerosum import kernels  # noqa: PLC0415 - numba only when a kernel is used
 
+        if self._renju:
+            return None
         module = kernels.load("zerosum.games.gomoku_kernel")
         if module is None:
             return None
@@ -989,8 +1191,8 @@ class Gomoku:
         Gomocup's zero-based ``x,y`` (row from the top).
 
         Raises :class:`~zerosum.game.InvalidMoveError` for text that names no cell and
-        :class:`~zerosum.game.IllegalMoveError` for a cell off the board or taken, or a
-        move after the game ended."""
+        :class:`~zerosum.game.IllegalMoveError` for a cell off the board or taken, a
+        forbidden move of black under renju, or a move after the game ended."""
         word = text.strip().lower()
         letter = _LETTER_FORM.fullmatch(word)
         number = None if letter else _NUMBER_FORM.fullmatch(word)
@@ -1021,6 +1223,13 @@ class Gomoku:
             raise IllegalMoveError(
                 f"illegal move {text!r} in {self._describe(state)}: {self._name(cell)} is taken"
             )
+        if self._renju and not state[2]:
+            reason = self._forbidden_reason(state[0], state[1], cell)
+            if reason is not None:
+                raise IllegalMoveError(
+                    f"illegal move {text!r} in {self._describe(state)}: {self._name(cell)} "
+                    f"is forbidden for black under renju ({reason})"
+                )
         return cell
 
     def format_move(self, state: GomokuState, action: int) -> str:
@@ -1129,7 +1338,7 @@ class Gomoku:
             files=tuple(_LETTERS[: self.width]),
             ranks=tuple(str(self.height - row) for row in range(self.height)),
             line=(
-                winning_line(cells, self.width, self.height, 5, exact=self.rule == "exact5")
+                winning_line(cells, self.width, self.height, 5, exact=self._exact[state[9]])
                 if self.is_terminal(state)
                 else ()
             ),

@@ -77,7 +77,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from zerosum.game import WIN, WIN_THRESHOLD
+from zerosum.game import WIN, WIN_THRESHOLD, InvalidGameError
 from zerosum.games.bitboards import bit_indices
 from zerosum.kernels import CompiledEngine, jit
 from zerosum.search.engine import (
@@ -2261,11 +2261,16 @@ class GomokuKernel:
     It holds one position (set with :meth:`setup`), the transposition table, the VCF
     prover's table and the history of the moves that cut. ``table_bits`` sizes the
     transposition table (``2 ** table_bits`` slots of 16 bytes); ``weights`` are the
-    evaluation, ordering and search numbers (:class:`Weights`)."""
+    evaluation, ordering and search numbers (:class:`Weights`). Renju's forbidden moves
+    are not known to it: a renju game raises :class:`~zerosum.game.InvalidGameError`."""
 
     def __init__(self, game: Gomoku, table_bits: int = 20, weights: Weights | None = None) -> None:
         if not 10 <= table_bits <= 28:
             raise ValueError(f"table_bits must be from 10 to 28, not {table_bits}")
+        if game.rule not in ("freestyle", "exact5"):
+            raise InvalidGameError(
+                f"the compiled gomoku kernel plays freestyle and exact5, not {game.rule}"
+            )
         self.game = game
         self.weights = weights = weights if weights is not None else Weights()
         exact = game.rule == "exact5"

@@ -15,6 +15,13 @@ leave the defender few answers, proven without leaving anything out:
   the threes and the defender's fours, and a line is only claimed when every one of them
   loses.
 
+**Renju.** Black's forbidden moves (:meth:`~zerosum.games.gomoku.Gomoku.forbidden`)
+are never among its fours in VCF, and VCT is not tried for black: a three of black's may
+be a false one, and a stone of white's may answer it by leaving black only forbidden
+open fours, which the answers searched here do not cover. White's searches stay sound as
+they are: where black's block or answer is forbidden black has one answer fewer, and a
+line that wins against more answers wins against fewer.
+
 A line returned is the moves of both sides in order, the last making five; the
 defender's move in it is the answer that holds out longest within the search. A node
 budget bounds the work, and an ``expired`` callable (the engine's time limit and stop
@@ -103,6 +110,11 @@ def vcf(
     open_mask = masks[16 << p]
     o = 1 - p
     own_shift, their_shift = (32, 0) if p else (0, 32)
+    # under renju black's fours are asked whether they are allowed: the stones are kept
+    renju = game.rule == "renju" and p == 0
+    stones = [state[0], state[1]]
+    forbidden = game._forbidden_reason
+    suspect = game._suspect
 
     def attack(marks: int, key: int, threats: int, depth: int) -> list[int] | None:
         nonlocal nodes
@@ -139,6 +151,8 @@ def vcf(
             low = moves & -moves
             moves ^= low
             move = low.bit_length() - 1
+            if renju and suspect(infos, move) and forbidden(stones[0], stones[1], move):
+                continue
             after = marks
             wins = 0
             lines = cell_lines[move]
@@ -165,7 +179,11 @@ def vcf(
                 blocked = (blocked & clear[line]) | new.flags << (8 * line)
                 if new.wins[o]:
                     made |= spread(line, new.wins[o])
+            stones[p] ^= 1 << move
+            stones[o] ^= 1 << block
             found = attack(blocked, key ^ mine[move] ^ theirs[block], made, depth - 1)
+            stones[p] ^= 1 << move
+            stones[o] ^= 1 << block
             for (line, _), old in zip(block_lines, block_olds, strict=True):
                 infos[line] = old
             for (line, _), old in zip(lines, olds, strict=True):
@@ -200,7 +218,7 @@ def vct(
     with the attacker's five; every answer of the defender was searched (see the module
     docstring). ``budget`` bounds the positions visited, and the search gives up as soon
     as ``expired()`` (asked at each of them) says so."""
-    if state[9] >= 0:
+    if state[9] >= 0 or (game.rule == "renju" and state[2] == 0):
         return None
     p = state[2]
     failed: dict[tuple[int, bool], int] = {}

@@ -167,7 +167,7 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(
         "gomoku",
         "zerosum.games.gomoku:Gomoku",
-        "five in a row on 7x7 to 25x25 (width=15, height=15, rule=freestyle|exact5)",
+        "five in a row on 7x7 to 25x25 (width=15, height=15, rule=freestyle|exact5|renju)",
         argument="width",
     ),
     Entry(

@@ -56,10 +56,10 @@ Decisions where the protocol leaves room:
   negative time, a memory limit too small to play well) is reported as a ``MESSAGE``
   line just before the answer to the next other command.
 * **Rules.** ``rule`` is a bit mask: 1 exactly five (an overline does not win),
-  2 continuous game, 4 renju, 8 caro. The brain plays freestyle and exactly-five.
-  Renju is played as exactly five without forbidden moves (black's overline does not
-  win in renju), caro and the continuous game as the single game of five the other
-  bits describe, and a ``MESSAGE`` says so before the next answer. A ``BOARD`` line
+  2 continuous game, 4 renju, 8 caro. The brain plays freestyle, exactly-five and
+  renju (black's forbidden moves never played, on the pure engine: the compiled kernel
+  does not know them); caro and the continuous game are played as the single game of
+  five the other bits describe, and a ``MESSAGE`` says so before the next answer. A ``BOARD`` line
   with field 3 (a stone of an earlier winning line, in a continuous game) is refused
   like any other bad line.
 * **Time.** A move's budget is the smaller of ``timeout_turn`` and 1/20 of the match
@@ -423,7 +423,9 @@ class GomocupBrain:
         self._say("OK")
 
     def _game_rule(self) -> str:
-        return "exact5" if self.rule & (_RULE_EXACT_FIVE | _RULE_RENJU) else "freestyle"
+        if self.rule & _RULE_RENJU:
+            return "renju"
+        return "exact5" if self.rule & _RULE_EXACT_FIVE else "freestyle"
 
     def _start(self, rest: str, started: float) -> None:
         what = f"START {_echo(rest)}".rstrip()
@@ -729,22 +731,21 @@ class GomocupBrain:
     def _set_rule(self, number: int) -> None:
         before = self._game_rule()
         self.rule = number
-        played = "exactly five" if self._game_rule() == "exact5" else "five or more"
+        played = {
+            "freestyle": "single games won by five or more in a row",
+            "exact5": "single games won by exactly five in a row",
+            "renju": "single games under renju rules",
+        }[self._game_rule()]
         unsupported = [
             name
-            for bit, name in (
-                (_RULE_CONTINUOUS, "continuous game"),
-                (_RULE_RENJU, "renju (no forbidden moves)"),
-                (_RULE_CARO, "caro"),
-            )
+            for bit, name in ((_RULE_CONTINUOUS, "continuous game"), (_RULE_CARO, "caro"))
             if number & bit
         ]
         if number >= 16:
             unsupported.append(f"unknown bits {number & ~15}")
         if unsupported:
             self._notes.append(
-                f"INFO rule {number}: {', '.join(unsupported)} not supported; playing "
-                f"single games won by {played} in a row"
+                f"INFO rule {number}: {', '.join(unsupported)} not supported; playing {played}"
             )
         if self._game_rule() != before and self._size is not None:
             try:
@@ -775,7 +776,7 @@ DEFAULT_WAIT = 10.0
 """Seconds past its time per move (and for every other answer) that
 :class:`GomocupAgent` waits before it gives the engine up as hung."""
 
-GOMOCUP_RULES = {"freestyle": 0, "exact5": _RULE_EXACT_FIVE}
+GOMOCUP_RULES = {"freestyle": 0, "exact5": _RULE_EXACT_FIVE, "renju": _RULE_RENJU}
 """The ``INFO rule`` value of each rule of :class:`~zerosum.games.gomoku.Gomoku`."""
 
 _UNSOLICITED = ("MESSAGE", "DEBUG")  # lines a brain may write before any answer
