@@ -356,7 +356,8 @@ class BoardView(Generic[A]):
     piece as it is. ``files`` label the columns from the left and ``ranks`` the rows
     from the top. ``segments`` are extra lines drawn from one cell's centre to
     another's (xiangqi's palace diagonals) and ``breaks`` the rows below which the inner
-    vertical lines stop (xiangqi's river)."""
+    vertical lines stop (xiangqi's river). ``forbidden`` are empty cells the rules deny
+    the side to move (renju's forbidden points for black), drawn crossed out."""
 
     width: int
     height: int
@@ -373,6 +374,7 @@ class BoardView(Generic[A]):
     ranks: tuple[str, ...] = ()
     segments: tuple[tuple[int, int], ...] = ()
     breaks: tuple[int, ...] = ()
+    forbidden: tuple[int, ...] = ()
 
 
 def winning_line(

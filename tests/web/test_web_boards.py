@@ -171,3 +171,21 @@ def test_the_view_lists_the_board_and_marks_the_last_move(name: str) -> None:
         != (after.cells[cell], board["pieces"][cell])
     ]
     assert board["last"] == changed and changed
+
+
+def test_renju_crosses_out_blacks_forbidden_cells() -> None:
+    """Under renju the view black receives marks its forbidden cells and offers no click
+    on them; white's view marks none."""
+    game = make_game(Recipe("gomoku:rule=renju"))
+    cross = game.parse_state("black: g8 i8 h7 h9; white: a1 a15 o1 o15; to move: black")
+    h8 = game.action(7, 7)
+    session = Session("id", "owner", Recipe("gomoku:rule=renju"), game, 0, 1.0, [cross])
+    board = session_view(session)["board"]
+    assert board["forbidden"] == [h8]
+    assert str(h8) not in board["targets"] and len(board["targets"]) == game.cells - 9
+    view = check_board(game, cross)
+    assert view.forbidden == (h8,)
+    white = game.result(cross, game.action(0, 7))
+    assert game.board(white).forbidden == () and h8 in game.board(white).targets
+    free = make_game(Recipe("gomoku"))
+    assert free.board(free.parse_state(game.format_state(cross))).forbidden == ()

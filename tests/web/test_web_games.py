@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from zerosum.games import registry
+from zerosum.web.sessions import Recipe, Session, make_game, session_view
 
 PLIES = 20
 """The moves (both sides) a game is played for when it does not end sooner."""
@@ -189,6 +190,21 @@ def test_resign_swap_and_levels(page: Any) -> None:
     page.wait_for_selector("#result", state="hidden")
     page.wait_for_function(IDLE)
     assert page.locator("#move-list li").count() == 1  # the engine's move stands
+    assert page.errors == []
+
+
+def test_renju_forbidden_cells_are_drawn_crossed_out(page: Any, artifacts: Path) -> None:
+    # the view of a renju position, black to move, as the server writes it
+    game = make_game(Recipe("gomoku:rule=renju"))
+    cross = game.parse_state("black: g8 i8 h7 h9; white: a1 a15 o1 o15; to move: black")
+    session = Session("id", "owner", Recipe("gomoku:rule=renju"), game, 0, 1.0, [cross])
+    view = session_view(session)
+    page.evaluate("view => drawBoard({...view, text: ''})", view)
+    assert page.locator("#board .forbidden-mark").count() == 1
+    forbidden = page.locator("#board .cell.forbidden")
+    assert forbidden.count() == 1 and forbidden.get_attribute("data-index") == str(7 * 15 + 7)
+    assert forbidden.get_attribute("data-move") is None  # nothing to play there
+    page.screenshot(path=str(artifacts / "renju-forbidden.png"), full_page=True)
     assert page.errors == []
 
 

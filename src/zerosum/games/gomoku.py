@@ -1322,7 +1322,7 @@ class Gomoku:
 
     def board(self, state: GomokuState) -> BoardView[int]:
         """Return the picture of ``state`` for graphical interfaces; a click on an empty
-        cell plays it."""
+        cell plays it (under renju, black's forbidden cells are marked instead)."""
         black, white = state[0], state[1]
         cells = tuple(
             0 if black >> cell & 1 else 1 if white >> cell & 1 else None
@@ -1340,6 +1340,11 @@ class Gomoku:
             line=(
                 winning_line(cells, self.width, self.height, 5, exact=self._exact[state[9]])
                 if self.is_terminal(state)
+                else ()
+            ),
+            forbidden=(
+                tuple(bit_indices(self.forbidden_cells(state)))
+                if self._renju and not state[2] and not self.is_terminal(state)
                 else ()
             ),
         )

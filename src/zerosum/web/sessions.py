@@ -533,6 +533,7 @@ def _board_view(game: Any, state: Any, before: Any = None) -> dict[str, Any] | N
         "ranks": [text[:_MAX_PIECE_NAME] for text in picture.ranks[: picture.height]],
         "segments": [[a, b] for a, b in picture.segments[:cells] if inside(a) and inside(b)],
         "breaks": [row for row in picture.breaks[: picture.height] if 0 <= row < picture.height],
+        "forbidden": [cell for cell in picture.forbidden if inside(cell)][:cells],
     }
 
 

@@ -544,6 +544,7 @@ function drawBoard(view) {
   });
   const last = new Set(board.last);
   const line = new Set(board.line);
+  const forbidden = new Set(board.forbidden || []);
   const selected = boardState.selected;
   const destinations = selected === null ? {} : board.moves[String(selected)] || {};
   const players = view.game.players;
@@ -576,6 +577,15 @@ function drawBoard(view) {
     }
     if (last.has(index)) square.classList.add("last");
     if (line.has(index)) square.classList.add("win");
+    if (forbidden.has(index)) {
+      // a cell the rules deny the side to move (renju): crossed out, its reason named
+      square.classList.add("forbidden");
+      const title = svg("title", {}, square);
+      title.textContent = "forbidden";
+      const { x: cx, y: cy } = centre(index);
+      const arm = cell * 0.18;
+      svg("path", { d: `M${cx - arm} ${cy - arm}L${cx + arm} ${cy + arm}M${cx - arm} ${cy + arm}L${cx + arm} ${cy - arm}`, class: "forbidden-mark" }, picture);
+    }
     square.addEventListener("click", () => clickCell(index));
     if (String(index) in board.moves) {
       square.addEventListener("pointerdown", (event) => startDrag(event, index, picture));
