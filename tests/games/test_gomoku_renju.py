@@ -145,6 +145,9 @@ def test_only_black_is_bound_and_a_forbidden_move_is_refused_by_name() -> None:
     assert RENJU.parse_move(white_to_move, name) == cell
     exact = Gomoku(15, rule="exact5")
     assert RENJU.parse_move(exact.initial_state(), name) == cell
+    rows = RENJU.render(state).splitlines()
+    assert rows[7].split()[1 + 7] == "×" and "×" not in RENJU.render(white_to_move)
+    assert rows[7].replace("×", "·") == exact.render(state).splitlines()[7]
 
 
 def test_a_four_black_may_only_block_on_a_forbidden_cell_is_lost() -> None:

@@ -1305,17 +1305,27 @@ class Gomoku:
         white = " ".join(self._name(c) for c in bit_indices(state[1]))
         return f"black: {black}; white: {white}; to move: {_COLOURS[state[2]]}"
 
+    def _crossed(self, state: GomokuState) -> int:
+        """The cells a picture of ``state`` crosses out: black's forbidden ones, when
+        black is to move under renju and the game goes on."""
+        if not self._renju or state[2] or self.is_terminal(state):
+            return 0
+        return self.forbidden_cells(state)
+
     def render(self, state: GomokuState) -> str:
-        """Draw the board for a person: ``X`` black, ``O`` white, ``·`` empty, with row
-        numbers (from the bottom) and column letters."""
+        """Draw the board for a person: ``X`` black, ``O`` white, ``·`` empty (``×`` a
+        cell forbidden to black when black is to move under renju), with row numbers (from
+        the bottom) and column letters."""
         width, height = self.width, self.height
         black, white = state[0], state[1]
+        banned = self._crossed(state)
         lines = []
         for y in range(height):
             marks = []
             for x in range(width):
                 cell = y * width + x
-                marks.append(_RENDER[(black >> cell & 1) | (white >> cell & 1) << 1])
+                mark = _RENDER[(black >> cell & 1) | (white >> cell & 1) << 1]
+                marks.append("×" if banned >> cell & 1 else mark)
             lines.append(f"{height - y:>2} {' '.join(marks)}")
         lines.append("   " + " ".join(_LETTERS[:width]))
         return "\n".join(lines)
@@ -1342,11 +1352,7 @@ class Gomoku:
                 if self.is_terminal(state)
                 else ()
             ),
-            forbidden=(
-                tuple(bit_indices(self.forbidden_cells(state)))
-                if self._renju and not state[2] and not self.is_terminal(state)
-                else ()
-            ),
+            forbidden=tuple(bit_indices(self._crossed(state))),
         )
 
     def line_cells(self) -> Sequence[tuple[int, ...]]:
