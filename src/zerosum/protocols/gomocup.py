@@ -59,9 +59,9 @@ Decisions where the protocol leaves room:
   2 continuous game, 4 renju, 8 caro. The brain plays freestyle, exactly-five and
   renju (black's forbidden moves never played, on the pure engine: the compiled kernel
   does not know them); caro and the continuous game are played as the single game of
-  five the other bits describe, and a ``MESSAGE`` says so before the next answer. A ``BOARD`` line
-  with field 3 (a stone of an earlier winning line, in a continuous game) is refused
-  like any other bad line.
+  five the other bits describe, and a ``MESSAGE`` says so before the next answer. A
+  ``BOARD`` line with field 3 (a stone of an earlier winning line, in a continuous
+  game) is refused like any other bad line.
 * **Time.** A move's budget is the smaller of ``timeout_turn`` and 1/20 of the match
   time left (``time_left``; before the manager sends one, ``timeout_match`` less the
   time this brain has used since), less a safety margin of 50 ms and 10%; the clock
