@@ -138,6 +138,9 @@ def test_only_black_is_bound_and_a_forbidden_move_is_refused_by_name() -> None:
         RENJU.parse_move(state, name)
     with pytest.raises(IllegalMoveError, match="double three"):
         RENJU.parse_move(state, "7,7")
+    for bad in (-1, RENJU.cells, RENJU.action(5, 7)):  # off the board, off, taken
+        with pytest.raises(IllegalMoveError, match=r"off the|is taken"):
+            RENJU.forbidden(state, bad)
     white_to_move = RENJU.state_from_stones(
         [c for c in range(RENJU.cells) if state.black >> c & 1], [], 1
     )

@@ -860,7 +860,15 @@ class Gomoku:
         ``X.XXX.X``) or two threes are forbidden. A three is a line where one more stone
         makes a straight four (``.XXXX.``, five at either end), and only a real one
         counts: one of those stones must itself be allowed, asked again with the new
-        stone on the board, as deep as it goes."""
+        stone on the board, as deep as it goes. Raises
+        :class:`~zerosum.game.IllegalMoveError` for a cell off the board or taken."""
+        if type(cell) is not int or not 0 <= cell < self.cells:
+            raise IllegalMoveError(f"cell {cell!r} is off the {self.width}x{self.height} board")
+        if (state[0] | state[1]) >> cell & 1:
+            raise IllegalMoveError(
+                f"cell {self._name(cell)} is taken in {self._describe(state)}: only an empty "
+                "cell can be forbidden"
+            )
         if not self._renju:
             return None
         return self._forbidden_reason(state[0], state[1], cell)
