@@ -687,10 +687,7 @@ class Gomoku:
         left out); none once the game is over."""
         if state[9] >= 0:
             return []
-        empty = self._full & ~(state[0] | state[1])
-        if self._renju and not state[2]:
-            empty &= ~self.forbidden_cells(state)
-        return bit_indices(empty)
+        return bit_indices(self._full & ~(state[0] | state[1] | self._banned(state)))
 
     def result(self, state: GomokuState, action: int) -> GomokuState:
         """Return the state after the side to move plays on cell ``action``; unchecked."""
@@ -937,6 +934,13 @@ class Gomoku:
         memo[key] = found
         return found
 
+    def _banned(self, state: GomokuState) -> int:
+        """The empty cells the rules deny the side to move: black's forbidden ones when
+        black is to move under renju and the game goes on, else none."""
+        if not self._renju or state[2] or self.is_terminal(state):
+            return 0
+        return self.forbidden_cells(state)
+
     def _suspect(self, infos: Sequence[LineInfo], cell: int) -> bool:
         """Whether a black stone on empty ``cell`` may be forbidden, by the analyses of
         the lines through it: only when it makes fours on two lines, threes on two
@@ -1069,7 +1073,7 @@ class Gomoku:
         if marks & masks[_WIN << p]:
             cells = self.five_cells(state, p)
             return [(cells & -cells).bit_length() - 1]
-        banned = self.forbidden_cells(state) if self._renju and not p else 0
+        banned = self._banned(state)
         if marks & masks[_WIN << o]:
             cells = self.five_cells(state, o)
             return [] if cells & (cells - 1) or cells & banned else [cells.bit_length() - 1]
@@ -1082,20 +1086,19 @@ class Gomoku:
         empty = self._full & ~(state[0] | state[1] | banned)
         limit = BREADTH
         answers = 0
-        if marks & masks[_OPEN << o] and self._renju and not o:
-            # black's three may be false (its open fours forbidden), and a stone may stop
-            # it by leaving it only forbidden open fours: every cell of its lines answers
-            m = marks & masks[_OPEN]
-            while m:
-                low = m & -m
-                m ^= low
-                line = (low.bit_length() - 1) // _FLAG_BITS
-                answers |= self._spread(line, (1 << len(self._line_cells[line])) - 1)
-            answers |= self.four_cells(state, p)
-            answers &= empty
-            limit = self.cells
-        elif marks & masks[_OPEN << o]:
-            answers = self.three_defences(state, o) or self._line_union(state, _OPEN, o, 3)
+        if marks & masks[_OPEN << o]:
+            if self._renju and not o:
+                # black's three may be false (its open fours forbidden), and a stone may
+                # stop it by leaving it only forbidden open fours: every cell of its
+                # lines answers
+                m = marks & masks[_OPEN]
+                while m:
+                    low = m & -m
+                    m ^= low
+                    line = (low.bit_length() - 1) // _FLAG_BITS
+                    answers |= self._spread(line, (1 << len(self._line_cells[line])) - 1)
+            else:
+                answers = self.three_defences(state, o) or self._line_union(state, _OPEN, o, 3)
             answers |= self.four_cells(state, p)
             answers &= empty
             limit = self.cells
@@ -1129,10 +1132,7 @@ class Gomoku:
         if state[9] >= 0 or state[10] == self.cells:
             return []
         first = self.non_losing_actions(state)
-        empty = self._full & ~(state[0] | state[1])
-        if self._renju and not state[2]:
-            empty &= ~self.forbidden_cells(state)
-        rest = empty
+        rest = self._full & ~(state[0] | state[1] | self._banned(state))
         for cell in first:
             rest &= ~(1 << cell)
         return first + self._ranked(state, rest, self.cells)
@@ -1313,20 +1313,13 @@ class Gomoku:
         white = " ".join(self._name(c) for c in bit_indices(state[1]))
         return f"black: {black}; white: {white}; to move: {_COLOURS[state[2]]}"
 
-    def _crossed(self, state: GomokuState) -> int:
-        """The cells a picture of ``state`` crosses out: black's forbidden ones, when
-        black is to move under renju and the game goes on."""
-        if not self._renju or state[2] or self.is_terminal(state):
-            return 0
-        return self.forbidden_cells(state)
-
     def render(self, state: GomokuState) -> str:
         """Draw the board for a person: ``X`` black, ``O`` white, ``·`` empty (``×`` a
         cell forbidden to black when black is to move under renju), with row numbers (from
         the bottom) and column letters."""
         width, height = self.width, self.height
         black, white = state[0], state[1]
-        banned = self._crossed(state)
+        banned = self._banned(state)
         lines = []
         for y in range(height):
             marks = []
@@ -1357,10 +1350,10 @@ class Gomoku:
             ranks=tuple(str(self.height - row) for row in range(self.height)),
             line=(
                 winning_line(cells, self.width, self.height, 5, exact=self._exact[state[9]])
-                if self.is_terminal(state)
+                if state[9] >= 0
                 else ()
             ),
-            forbidden=tuple(bit_indices(self._crossed(state))),
+            forbidden=tuple(bit_indices(self._banned(state))),
         )
 
     def line_cells(self) -> Sequence[tuple[int, ...]]:
