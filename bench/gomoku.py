@@ -38,7 +38,9 @@ Run from the project root with the project's venv::
    pure one, or the compiled one with ``--set`` changing its numbers (``--set
    rapfi_count=1`` counts nodes as Rapfi does, for budgets equal on both sides); each pairing
    prints the score with its Elo interval and each side's seconds a move (wall time,
-   the agent's round trip included for Rapfi).
+   the agent's round trip included for Rapfi). ``--rule renju`` plays renju (Rapfi
+   told by ``INFO rule 4``; ours the pure engine, which alone knows black's forbidden
+   moves; every move of both sides checked against our rules by the arena).
 6. **Versions** (``--only versions``): the compiled engine with ``--set`` changing its
    numbers against the default one (``--against kernel``) or the pure engine, on the same
    openings, as a change proves itself against the version before it.
