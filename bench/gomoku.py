@@ -32,8 +32,10 @@ Run from the project root with the project's venv::
    the engine's nodes a move (``20000``) or its seconds a move (``1s``), ``THEIRS``
    Rapfi's nodes a move (``INFO max_node``; its move time is only a safety net). Games
    open as in the matches (three random central stones, each opening played with both
-   colours; ``--seed`` draws other ones) or, with ``--openings balanced`` or ``even``,
-   from :data:`BALANCED` or :data:`EVEN` (the openings Rapfi itself scores near even);
+   colours; ``--seed`` draws other ones), with ``--openings random-even`` from random
+   ones the compiled engine scores near even (:func:`even_openings`, from ``--seed``), or
+   with ``--openings balanced`` or ``even`` from :data:`BALANCED` or :data:`EVEN` (the
+   openings Rapfi itself scores near even);
    ``--player`` picks our side: the engine users get (compiled when numba is in), the
    pure one, or the compiled one with ``--set`` changing its numbers (``--set
    rapfi_count=1`` counts nodes as Rapfi does, for budgets equal on both sides); each pairing
@@ -70,6 +72,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO, cast
 
+from zerosum import kernels
 from zerosum.arena import (
     Event,
     adjudications,
@@ -874,11 +877,50 @@ def versions(
     )
 
 
+EVEN_MARGIN = 40
+"""How far from even, for the side to move, a random opening ``--openings random-even``
+keeps may be scored (in the engine's units; :data:`EVEN`'s bound in Rapfi's)."""
+
+EVEN_NODES = 10_000
+"""The nodes of the search that scores each candidate opening for ``random-even``."""
+
+
+def even_openings(count: int, seed: int) -> tuple[tuple[str, ...], ...]:
+    """``count`` random openings the compiled engine scores near even: three or four
+    random stones in the central 7x7 (alternately black and white, from ``seed``), kept
+    when a search of :data:`EVEN_NODES` nodes from the position, the engine's tables
+    emptied first, scores it within :data:`EVEN_MARGIN` for the side to move, as
+    :data:`EVEN` was chosen by Rapfi's scores. Random three-stone openings leave black far
+    ahead (the median about -90 for white to move), so that the colour decides most
+    pairs of games whoever plays them; with these more pairs go to the stronger side."""
+    from zerosum.games.gomoku_kernel import KernelEngine
+
+    game = Gomoku(15)
+    engine = KernelEngine(game)
+    rng = random.Random(seed)
+    centre = [game.action(x, y) for x in range(4, 11) for y in range(4, 11)]
+    chosen: list[tuple[str, ...]] = []
+    while len(chosen) < count:
+        state = game.initial_state()
+        moves = []
+        for cell in rng.sample(centre, rng.choice((3, 4))):
+            moves.append(game.format_move(state, cell))
+            state = game.result(state, cell)
+        engine.reset()
+        score = engine.search(state, Limits(nodes=EVEN_NODES)).score
+        if score is not None and abs(score) <= EVEN_MARGIN:
+            chosen.append(tuple(moves))
+    return tuple(chosen)
+
+
 def chosen_openings(kind: str, count: int, seed: int = 23) -> tuple[tuple[str, ...], ...]:
     """``count`` openings of a kind: ``random`` (three random central stones from
-    ``seed``), ``balanced`` (:data:`BALANCED`) or ``even`` (:data:`EVEN`)."""
+    ``seed``), ``random-even`` (those of :func:`even_openings`), ``balanced``
+    (:data:`BALANCED`) or ``even`` (:data:`EVEN`)."""
     if kind == "random":
         return openings(count, seed)
+    if kind == "random-even":
+        return even_openings(count, seed)
     chosen = BALANCED if kind == "balanced" else EVEN
     if count > len(chosen):
         raise ValueError(f"{kind} has {len(chosen)} openings, not {count}")
@@ -991,10 +1033,11 @@ def main() -> None:
     )
     parser.add_argument(
         "--openings",
-        choices=("random", "balanced", "even"),
+        choices=("random", "random-even", "balanced", "even"),
         default="random",
-        help="rapfi, versions: three random central stones (from --seed), the BALANCED "
-        "four-stone ones, or the EVEN ones Rapfi scores near 0",
+        help="rapfi, versions: three random central stones (from --seed), random ones "
+        "the compiled engine scores near 0 (from --seed), the BALANCED four-stone ones, "
+        "or the EVEN ones Rapfi scores near 0",
     )
     parser.add_argument(
         "--seed",
@@ -1021,6 +1064,8 @@ def main() -> None:
             sprt = SprtSettings.parse(" ".join(args.sprt))
         except ValueError as error:
             parser.error(f"--sprt: {error}")
+    if args.openings == "random-even" and not kernels.available():
+        parser.error("--openings random-even: the compiled engine scores the openings (numba)")
     quick = args.quick
     # the matches name their opponents as gomoku.<Class>: this file, importable by name
     sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -53,3 +53,36 @@ def test_a_versions_match_stops_once_the_sprt_decides() -> None:
     assert games == wins + draws + losses < 200
     assert int(verdict.group(1)) == games // 2
     assert wins > losses
+
+
+@pytest.mark.skipif(not kernels.available(), reason="numba is not installed")
+def test_random_even_openings_are_those_the_engine_scores_near_even() -> None:
+    """``--openings random-even``: three or four stones of the central 7x7, alternately
+    black and white, each scored within the margin by a fresh search; the same seed gives
+    the same openings, another seed others."""
+    import importlib.util
+
+    from zerosum.games.gomoku import Gomoku
+    from zerosum.games.gomoku_kernel import KernelEngine
+    from zerosum.search.engine import Limits
+
+    spec = importlib.util.spec_from_file_location("gomoku_bench", BENCH)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    chosen = bench.even_openings(6, 3)
+    assert chosen == bench.even_openings(6, 3)
+    assert chosen != bench.even_openings(6, 4)
+    game = Gomoku(15)
+    engine = KernelEngine(game)
+    for moves in chosen:
+        assert len(moves) in (3, 4)
+        state = game.initial_state()
+        for text in moves:
+            cell = game.parse_move(state, text)
+            x, y = game.coordinates(cell)
+            assert 4 <= x <= 10 and 4 <= y <= 10
+            state = game.result(state, cell)
+        engine.reset()
+        score = engine.search(state, Limits(nodes=bench.EVEN_NODES)).score
+        assert score is not None and abs(score) <= bench.EVEN_MARGIN
