@@ -890,9 +890,9 @@ def even_openings(count: int, seed: int) -> tuple[tuple[str, ...], ...]:
     random stones in the central 7x7 (alternately black and white, from ``seed``), kept
     when a search of :data:`EVEN_NODES` nodes from the position, the engine's tables
     emptied first, scores it within :data:`EVEN_MARGIN` for the side to move, as
-    :data:`EVEN` was chosen by Rapfi's scores. Random three-stone openings leave black far
-    ahead (the median about -90 for white to move), so that the colour decides most
-    pairs of games whoever plays them; with these more pairs go to the stronger side."""
+    :data:`EVEN` was chosen by Rapfi's scores: strength between close engines is measured
+    from balanced openings, and :func:`openings`' three central stones leave black far ahead
+    (about -90 for white to move in the median)."""
     from zerosum.games.gomoku_kernel import KernelEngine
 
     game = Gomoku(15)
