@@ -725,19 +725,28 @@ class _Lines:
 # ---------------------------------------------------------------- 4. match
 
 
+def random_opening(
+    game: Gomoku, rng: random.Random, side: int, stones: int
+) -> tuple[tuple[str, ...], Any]:
+    """``stones`` random stones, alternately black and white, in the central ``side`` x
+    ``side`` square of ``game``'s board: their moves, and the position they make."""
+    left, bottom = (game.width - side) // 2, (game.height - side) // 2
+    square = [
+        game.action(x, y) for x in range(left, left + side) for y in range(bottom, bottom + side)
+    ]
+    state = game.initial_state()
+    moves = []
+    for cell in rng.sample(square, stones):
+        moves.append(game.format_move(state, cell))
+        state = game.result(state, cell)
+    return tuple(moves), state
+
+
 def openings(count: int, seed: int) -> tuple[tuple[str, ...], ...]:
+    """``count`` openings of three random stones in the central 5x5, from ``seed``."""
     game = Gomoku(15)
     rng = random.Random(seed)
-    centre = [game.action(x, y) for x in range(5, 10) for y in range(5, 10)]
-    chosen = []
-    for _ in range(count):
-        state = game.initial_state()
-        moves = []
-        for cell in rng.sample(centre, 3):
-            moves.append(game.format_move(state, cell))
-            state = game.result(state, cell)
-        chosen.append(tuple(moves))
-    return tuple(chosen)
+    return tuple(random_opening(game, rng, 5, 3)[0] for _ in range(count))
 
 
 def match(
@@ -898,18 +907,13 @@ def even_openings(count: int, seed: int) -> tuple[tuple[str, ...], ...]:
     game = Gomoku(15)
     engine = KernelEngine(game)
     rng = random.Random(seed)
-    centre = [game.action(x, y) for x in range(4, 11) for y in range(4, 11)]
     chosen: list[tuple[str, ...]] = []
     while len(chosen) < count:
-        state = game.initial_state()
-        moves = []
-        for cell in rng.sample(centre, rng.choice((3, 4))):
-            moves.append(game.format_move(state, cell))
-            state = game.result(state, cell)
+        moves, state = random_opening(game, rng, 7, rng.choice((3, 4)))
         engine.reset()
         score = engine.search(state, Limits(nodes=EVEN_NODES)).score
         if score is not None and abs(score) <= EVEN_MARGIN:
-            chosen.append(tuple(moves))
+            chosen.append(moves)
     return tuple(chosen)
 
 
